@@ -1,0 +1,40 @@
+# Shared by scripts/run and scripts/test: sourced, not executed.
+# Creates .venv if missing, installs the project (skipped while pyproject.toml is unchanged)
+# and compiles translations when there are any.
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+VENV="$ROOT/.venv"
+STAMP="$VENV/.pyproject-stamp"
+
+if [[ ! -x "$VENV/bin/python" ]]; then
+    say "Creating virtual environment in .venv"
+    python3 -m venv "$VENV"
+fi
+export PATH="$VENV/bin:$PATH"
+export VIRTUAL_ENV="$VENV"
+
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+have="$(cat "$STAMP" 2>/dev/null || true)"
+if [[ "$want" != "$have" ]]; then
+    say "Installing dependencies (pip install -e '.[dev]'); this takes a minute the first time"
+    python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+    echo "$want" > "$STAMP"
+else
+    say "Dependencies up to date (pyproject.toml unchanged)"
+fi
+
+compile_messages() {
+    if [[ ! -d locale ]]; then
+        return 0
+    fi
+    if ! command -v msgfmt >/dev/null; then
+        say "Skipping compilemessages: gettext (msgfmt) is not installed"
+        return 0
+    fi
+    say "Compiling translations"
+    python manage.py compilemessages --ignore=.venv --ignore=node_modules --verbosity 0
+}
