@@ -1,0 +1,35 @@
+"""The rules of gin rummy as this site plays them (RULES.md), pure Python.
+
+Nothing here imports Django, does I/O or draws randomness it is not handed. Everything outside
+this package uses only the names below.
+"""
+
+from __future__ import annotations
+
+from .cards import ALL_CARDS, POINTS, display, is_card, points
+from .melds import Arrangement, best_arrangement, best_discard, deadwood, discard_deadwoods
+from .rules import PRESETS, IllegalAction, Ruleset
+from .state import MatchState, apply, legal_actions, new_match, shuffled_deck
+from .view import player_view
+
+__all__ = [
+    "ALL_CARDS",
+    "POINTS",
+    "PRESETS",
+    "Arrangement",
+    "IllegalAction",
+    "MatchState",
+    "Ruleset",
+    "apply",
+    "best_arrangement",
+    "best_discard",
+    "deadwood",
+    "discard_deadwoods",
+    "display",
+    "is_card",
+    "legal_actions",
+    "new_match",
+    "player_view",
+    "points",
+    "shuffled_deck",
+]

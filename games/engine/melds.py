@@ -1,0 +1,330 @@
+"""Melds, deadwood and laying off.
+
+Glossary
+--------
+meld
+    A *set* (3 or 4 cards of one rank) or a *run* (3 or more cards of one suit in sequence,
+    aces low). A card belongs to at most one meld.
+deadwood
+    The points of the cards outside melds, always counted at the *best arrangement*: the
+    disjoint melds that leave the least deadwood.
+arrangement
+    One choice of disjoint melds for a hand; what is left over is its deadwood.
+layoff
+    At a knock, a defender's unmelded card added to one of the knocker's melds: the fourth card of
+    a set, or a card extending a run at either end (a laid-off card can open the next spot).
+
+How it is fast
+--------------
+A hand is a 52-bit mask with each suit's thirteen cards side by side (see ``cards``). Runs never
+leave their suit, so for every 13-bit suit pattern the least deadwood using runs alone is computed
+once, at import (``RUN_DEADWOOD``). Sets are the only melds that cross suits, and a set needs three
+cards of a rank; most hands have no such rank and their deadwood is four table look-ups. Otherwise
+each way of using the candidate sets (none, the four, each three of four) is tried, and the runs
+are again looked up per suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations
+
+from .cards import ALL_CARDS, RANK_POINTS, cards_of, mask_of, mask_points
+
+SUIT_BITS = 0x1FFF
+
+
+def _run_tables() -> tuple[list[int], list[tuple[int, ...]], list[int]]:
+    """Least run-only deadwood for every 13-bit suit pattern, the runs that achieve it, and the
+    rank best dropped from the pattern."""
+    size = 1 << 13
+    best = [0] * size
+    picks: list[tuple[int, ...]] = [()] * size
+    for pattern in range(1, size):
+        low = (pattern & -pattern).bit_length() - 1
+        # The lowest card is either deadwood or starts a run of length 3 or more.
+        rest = pattern ^ (1 << low)
+        score, pick = best[rest] + RANK_POINTS[low], picks[rest]
+        run = 1 << low
+        top = low + 1
+        while top < 13 and pattern >> top & 1:
+            run |= 1 << top
+            if top - low >= 2:
+                rest = pattern ^ run
+                if best[rest] < score:
+                    score, pick = best[rest], (run, *picks[rest])
+            top += 1
+        best[pattern] = score
+        picks[pattern] = pick
+    # The best single card to drop from a pattern: least deadwood left, then the highest rank.
+    drop = [0] * size
+    for pattern in range(1, size):
+        drop[pattern] = max(
+            (r for r in range(13) if pattern >> r & 1),
+            key=lambda r, p=pattern: (-best[p ^ (1 << r)], r),
+        )
+    return best, picks, drop
+
+
+RUN_DEADWOOD, RUN_PICKS, BEST_DROP = _run_tables()
+
+
+def _split(mask: int) -> tuple[int, int, int, int]:
+    return (mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39)
+
+
+def _triples(c: int, d: int, h: int, s: int) -> int:
+    """Ranks (as a 13-bit pattern) held in at least three suits."""
+    return (c & d & (h | s)) | (h & s & (c | d))
+
+
+def _set_choices(suits: tuple[int, int, int, int], triples: int) -> list[tuple[int, ...]]:
+    """Every way to use the possible sets: tuples of set masks (52-bit), the empty tuple first."""
+    choices: list[tuple[int, ...]] = [()]
+    while triples:
+        rank_bit = triples & -triples
+        triples ^= rank_bit
+        held = [i for i in range(4) if suits[i] & rank_bit]
+        groups = [held] if len(held) == 3 else [held, *map(list, combinations(held, 3))]
+        options = [sum(rank_bit << (13 * i) for i in group) for group in groups]
+        choices = choices + [(*c, o) for c in choices for o in options]
+    return choices
+
+
+def _best(mask: int) -> tuple[int, tuple[int, ...]]:
+    """Least deadwood of a mask and the sets used to reach it."""
+    suits = _split(mask)
+    c, d, h, s = suits
+    triples = _triples(c, d, h, s)
+    if not triples:
+        return RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s], ()
+    best_score, best_sets = 1 << 30, ()
+    for sets in _set_choices(suits, triples):
+        rest = mask
+        for meld in sets:
+            rest &= ~meld
+        score = (
+            RUN_DEADWOOD[rest & SUIT_BITS]
+            + RUN_DEADWOOD[rest >> 13 & SUIT_BITS]
+            + RUN_DEADWOOD[rest >> 26 & SUIT_BITS]
+            + RUN_DEADWOOD[rest >> 39]
+        )
+        if score < best_score:
+            best_score, best_sets = score, sets
+    return best_score, best_sets
+
+
+def deadwood_of_mask(mask: int) -> int:
+    """Least deadwood of a hand given as a mask (the hot path of the engine and the AI)."""
+    c = mask & SUIT_BITS
+    d = mask >> 13 & SUIT_BITS
+    h = mask >> 26 & SUIT_BITS
+    s = mask >> 39
+    if not ((c & d & (h | s)) | (h & s & (c | d))):
+        return RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s]
+    return _best(mask)[0]
+
+
+def melds_of_mask(mask: int) -> list[int]:
+    """The melds (as masks) of one best arrangement of a hand."""
+    _, sets = _best(mask)
+    rest = mask
+    for meld in sets:
+        rest &= ~meld
+    melds = list(sets)
+    for i in range(4):
+        melds.extend(run << (13 * i) for run in RUN_PICKS[rest >> (13 * i) & SUIT_BITS])
+    return melds
+
+
+def discard_deadwoods_of_mask(mask: int) -> list[tuple[int, int]]:
+    """For each card of a hand (usually 11), the least deadwood left after discarding it:
+    ``(card index, deadwood)`` in index order."""
+    c, d, h, s = suits = _split(mask)
+    out = []
+    if not _triples(c, d, h, s):
+        # Dropping a card cannot create a set, so only that card's suit changes.
+        total = RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s]
+        for i, pattern in enumerate(suits):
+            base = total - RUN_DEADWOOD[pattern]
+            offset = 13 * i
+            rest = pattern
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                out.append((offset + low.bit_length() - 1, base + RUN_DEADWOOD[pattern ^ low]))
+        return out
+    # Dropping a card only removes choices of sets: score every choice once, each drop per suit.
+    best: dict[int, int] = {}
+    for sets in _set_choices(suits, _triples(c, d, h, s)):
+        rest = mask
+        for meld in sets:
+            rest &= ~meld
+        patterns = _split(rest)
+        total = sum(RUN_DEADWOOD[p] for p in patterns)
+        for i, pattern in enumerate(patterns):
+            base = total - RUN_DEADWOOD[pattern]
+            offset = 13 * i
+            left = pattern
+            while left:
+                low = left & -left
+                left ^= low
+                index, score = offset + low.bit_length() - 1, base + RUN_DEADWOOD[pattern ^ low]
+                if score < best.get(index, 1 << 30):
+                    best[index] = score
+    return sorted(best.items())
+
+
+def best_discard_of_mask(mask: int) -> tuple[int, int]:
+    """The discard that leaves the least deadwood: ``(card index, deadwood)``. Ties go to the
+    highest-ranked card (it costs the most if the hand is caught), then the lowest suit."""
+    c, d, h, s = suits = _split(mask)
+    if not _triples(c, d, h, s):
+        total = RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s]
+        best_index, best_score = -1, 1 << 30
+        for i, pattern in enumerate(suits):
+            if not pattern:
+                continue
+            rank = BEST_DROP[pattern]
+            score = total - RUN_DEADWOOD[pattern] + RUN_DEADWOOD[pattern ^ (1 << rank)]
+            if score < best_score or (score == best_score and rank > best_index % 13):
+                best_index, best_score = 13 * i + rank, score
+        return best_index, best_score
+    best_index, best_score = -1, 1 << 30
+    for index, score in discard_deadwoods_of_mask(mask):
+        if score < best_score or (score == best_score and index % 13 > best_index % 13):
+            best_index, best_score = index, score
+    return best_index, best_score
+
+
+# --- Every arrangement, for the end of a hand -------------------------------------------------
+
+
+def all_melds_of_mask(mask: int) -> list[int]:
+    """Every meld contained in a hand, as masks."""
+    melds = []
+    suits = _split(mask)
+    for i, pattern in enumerate(suits):
+        for low in range(13):
+            run = 0
+            for top in range(low, 13):
+                if not pattern >> top & 1:
+                    break
+                run |= 1 << top
+                if top - low >= 2:
+                    melds.append(run << (13 * i))
+    for rank in range(13):
+        held = [i for i in range(4) if suits[i] >> rank & 1]
+        for size in (3, 4):
+            for group in combinations(held, size):
+                melds.append(sum(1 << (13 * i + rank) for i in group))
+    return melds
+
+
+def arrangements_of_mask(mask: int) -> Iterator[tuple[int, ...]]:
+    """Every collection of disjoint melds in a hand (the empty one included), each once."""
+    candidates = all_melds_of_mask(mask)
+
+    def extend(undecided: int, chosen: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        if not undecided:
+            yield chosen
+            return
+        low = undecided & -undecided
+        # The lowest undecided card is either left out of every meld ...
+        yield from extend(undecided ^ low, chosen)
+        # ... or lies in exactly one meld made of undecided cards.
+        for meld in candidates:
+            if meld & low and meld & undecided == meld:
+                yield from extend(undecided & ~meld, (*chosen, meld))
+
+    return extend(mask, ())
+
+
+def is_run(meld: int) -> bool:
+    """True for a run mask, False for a set mask."""
+    low = (meld & -meld).bit_length() - 1
+    return meld >> low & 0b111 == 0b111
+
+
+def layoffs_onto(melds: tuple[int, ...] | list[int], cards: int) -> list[tuple[int, int]]:
+    """The defender's cards that can be laid off onto the knocker's melds, as
+    ``(card index, meld position)`` pairs. Every card that can be laid off is: runs are
+    extended first (chaining both ways), then three-card sets take their fourth card."""
+    free = cards
+    out = []
+    for position, meld in enumerate(melds):
+        if not is_run(meld):
+            continue
+        top = meld.bit_length() - 1
+        while (top + 1) % 13 and free >> (top + 1) & 1:
+            top += 1
+            free ^= 1 << top
+            out.append((top, position))
+        low = (meld & -meld).bit_length() - 1
+        while low % 13 and free >> (low - 1) & 1:
+            low -= 1
+            free ^= 1 << low
+            out.append((low, position))
+    for position, meld in enumerate(melds):
+        if is_run(meld) or meld.bit_count() != 3:
+            continue
+        rank = ((meld & -meld).bit_length() - 1) % 13
+        for suit in range(4):
+            bit = 1 << (13 * suit + rank)
+            if free & bit:
+                free ^= bit
+                out.append((13 * suit + rank, position))
+    return out
+
+
+# --- The public, code-based face ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """A best arrangement of a hand: melds as lists of codes, the rest as deadwood."""
+
+    melds: list[list[str]]
+    deadwood: int
+    deadwood_cards: list[str]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "melds": [list(m) for m in self.melds],
+            "deadwood": self.deadwood,
+            "deadwood_cards": list(self.deadwood_cards),
+        }
+
+
+def arrangement_of_mask(mask: int) -> Arrangement:
+    melds = sorted(melds_of_mask(mask), key=lambda m: (m & -m).bit_length())
+    melded = 0
+    for meld in melds:
+        melded |= meld
+    return Arrangement(
+        melds=[cards_of(m) for m in melds],
+        deadwood=mask_points(mask & ~melded),
+        deadwood_cards=cards_of(mask & ~melded),
+    )
+
+
+def best_arrangement(cards: list[str] | tuple[str, ...]) -> Arrangement:
+    """The arrangement of least deadwood for a hand of codes (any size; 10 or 11 in play)."""
+    return arrangement_of_mask(mask_of(cards))
+
+
+def deadwood(cards: list[str] | tuple[str, ...]) -> int:
+    """Least deadwood of a hand of codes."""
+    return deadwood_of_mask(mask_of(cards))
+
+
+def best_discard(cards: list[str] | tuple[str, ...]) -> tuple[str, int]:
+    """For an 11-card hand: the discard leaving the least deadwood, and that deadwood."""
+    index, score = best_discard_of_mask(mask_of(cards))
+    return ALL_CARDS[index], score
+
+
+def discard_deadwoods(cards: list[str] | tuple[str, ...]) -> dict[str, int]:
+    """For an 11-card hand: each card mapped to the deadwood left after discarding it."""
+    return {ALL_CARDS[i]: score for i, score in discard_deadwoods_of_mask(mask_of(cards))}

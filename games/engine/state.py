@@ -1,0 +1,435 @@
+"""Match state and the moves that change it.
+
+A state is immutable; ``apply`` returns a new one or raises ``IllegalAction`` and leaves the old
+one as it was. Every hand's deck comes from the match seed (or, for the first hand, from a deck
+passed in), so a match is fully determined by its rules, its seed or deck, and its actions.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import ALL_CARDS, INDEX, is_card, mask_of
+from .melds import arrangement_of_mask, deadwood_of_mask, discard_deadwoods_of_mask
+from .rules import IllegalAction, Ruleset, score_hand
+
+PHASES = ("upcard_offer", "draw", "discard", "hand_over", "match_over")
+ACTION_TYPES = ("take_upcard", "pass", "draw", "discard", "knock", "gin", "big_gin", "next_hand")
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Everything about a match, secrets included. Clients only ever see ``player_view``."""
+
+    rules: Ruleset
+    seed: int | str
+    first_deck: tuple[str, ...] | None
+    hand_number: int
+    dealer: int
+    phase: str
+    to_act: int | None
+    hands: tuple[tuple[str, ...], tuple[str, ...]]
+    stock: tuple[str, ...]
+    discard: tuple[str, ...]
+    upcard_passes: int = 0
+    stock_only: bool = False
+    taken_from_discard: str | None = None
+    known: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+    scores: tuple[int, int] = (0, 0)
+    hands_won: tuple[int, int] = (0, 0)
+    last_hand: dict[str, Any] | None = None
+    history: tuple[dict[str, Any], ...] = ()
+    settlement: dict[str, Any] | None = None
+    moves: tuple[dict[str, Any], ...] = ()
+    version: int = 0
+
+    @property
+    def non_dealer(self) -> int:
+        return 1 - self.dealer
+
+
+def replace(state: MatchState, **changes: Any) -> MatchState:
+    """``dataclasses.replace`` without its per-field checks: a move makes one of these and
+    self-play makes millions, so the copy must be cheap."""
+    fresh = object.__new__(MatchState)
+    fields = state.__dict__.copy()
+    fields.update(changes)
+    object.__setattr__(fresh, "__dict__", fields)
+    return fresh
+
+
+def shuffled_deck(seed: int | str, hand_number: int) -> list[str]:
+    """The deck of a given hand, derived from the match seed alone."""
+    deck = list(ALL_CARDS)
+    random.Random(f"gin:{seed}:{hand_number}").shuffle(deck)
+    return deck
+
+
+def _validate_deck(deck: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    if len(deck) != 52 or not all(is_card(c) for c in deck) or len(set(deck)) != 52:
+        raise ValueError("a stacked deck must hold each of the 52 card codes exactly once")
+    return tuple(deck)
+
+
+def _deal(state: MatchState, deck: list[str] | tuple[str, ...]) -> MatchState:
+    hands: list[tuple[str, ...]] = [(), ()]
+    hands[1 - state.dealer] = tuple(deck[0:10])
+    hands[state.dealer] = tuple(deck[10:20])
+    return replace(
+        state,
+        phase="upcard_offer",
+        to_act=1 - state.dealer,
+        hands=(hands[0], hands[1]),
+        discard=(deck[20],),
+        stock=tuple(deck[21:]),
+        upcard_passes=0,
+        stock_only=False,
+        taken_from_discard=None,
+        known=(frozenset(), frozenset()),
+        last_hand=None,
+        moves=(),
+    )
+
+
+def new_match(
+    rules: Ruleset,
+    seed: int | str | None = None,
+    deck: list[str] | tuple[str, ...] | None = None,
+) -> MatchState:
+    """A new match, first hand dealt (seat 1 deals, seat 0 acts first).
+
+    Every hand's shuffle derives from ``seed``; ``deck`` stacks the first hand instead
+    (``deck[0:10]`` to the non-dealer, ``deck[10:20]`` to the dealer, ``deck[20]`` turned up,
+    the rest the stock, top first).
+    """
+    if seed is None and deck is None:
+        raise ValueError("new_match needs a seed or a deck: the engine draws no randomness itself")
+    first = _validate_deck(deck) if deck is not None else None
+    state = MatchState(
+        rules=rules,
+        seed=seed if seed is not None else 0,
+        first_deck=first,
+        hand_number=1,
+        dealer=1,
+        phase="upcard_offer",
+        to_act=0,
+        hands=((), ()),
+        stock=(),
+        discard=(),
+    )
+    return _deal(state, first if first is not None else shuffled_deck(state.seed, 1))
+
+
+# --- Reading actions --------------------------------------------------------------------------
+
+
+def _card_of(action: dict[str, Any]) -> str:
+    card = action.get("card")
+    if not is_card(card):
+        raise IllegalAction(f"Malformed action: {action.get('type')} needs a card code such as 'TD'.")
+    assert isinstance(card, str)
+    return card
+
+
+def _check_shape(seat: object, action: object) -> str:
+    if seat not in (0, 1) or isinstance(seat, bool):
+        raise IllegalAction("There is no such seat: seats are 0 and 1.")
+    if not isinstance(action, dict):
+        raise IllegalAction("Malformed action: an action is an object with a 'type'.")
+    kind = action.get("type")
+    if kind not in ACTION_TYPES:
+        raise IllegalAction(f"Malformed action: unknown type {kind!r}.")
+    return str(kind)
+
+
+# --- Applying actions -------------------------------------------------------------------------
+
+
+def apply(state: MatchState, seat: int, action: dict[str, Any]) -> MatchState:
+    """Apply one seat's action and return the new state.
+
+    Raises ``IllegalAction`` with a reason a player can read, leaving ``state`` unchanged, for
+    anything the rules refuse: a malformed action, out of turn, the wrong phase, a card not held,
+    the card just taken from the discard pile, a knock over the limit, a false gin.
+    """
+    kind = _check_shape(seat, action)
+    if state.phase == "match_over":
+        raise IllegalAction("The match is over.")
+    if kind == "next_hand":
+        if state.phase != "hand_over":
+            raise IllegalAction("The hand is still being played.")
+        return _next_hand(state)
+    if state.phase == "hand_over":
+        raise IllegalAction("The hand is over: start the next hand.")
+    if state.to_act != seat:
+        raise IllegalAction("It is not your turn.")
+    if state.phase == "upcard_offer":
+        return _upcard_offer(state, seat, kind)
+    if state.phase == "draw":
+        return _draw(state, seat, kind, action)
+    return _discard_phase(state, seat, kind, action)
+
+
+def _moved(state: MatchState, seat: int, kind: str, **details: Any) -> dict[str, Any]:
+    return {"seat": seat, "type": kind, **details}
+
+
+def _upcard_offer(state: MatchState, seat: int, kind: str) -> MatchState:
+    if kind == "take_upcard":
+        return _take_from_discard(state, seat, "take_upcard")
+    if kind != "pass":
+        raise IllegalAction("Take the upcard or pass.")
+    if state.upcard_passes == 0:
+        return replace(
+            state,
+            upcard_passes=1,
+            to_act=state.dealer,
+            moves=(*state.moves, _moved(state, seat, "pass")),
+            version=state.version + 1,
+        )
+    return replace(
+        state,
+        upcard_passes=2,
+        phase="draw",
+        to_act=state.non_dealer,
+        stock_only=True,
+        moves=(*state.moves, _moved(state, seat, "pass")),
+        version=state.version + 1,
+    )
+
+
+def _take_from_discard(state: MatchState, seat: int, kind: str) -> MatchState:
+    card = state.discard[-1]
+    hands = list(state.hands)
+    hands[seat] = (*hands[seat], card)
+    known = list(state.known)
+    known[seat] = known[seat] | {card}
+    return replace(
+        state,
+        phase="discard",
+        hands=(hands[0], hands[1]),
+        discard=state.discard[:-1],
+        taken_from_discard=card,
+        known=(known[0], known[1]),
+        stock_only=False,
+        moves=(*state.moves, _moved(state, seat, kind, card=card, source="discard")),
+        version=state.version + 1,
+    )
+
+
+def _draw(state: MatchState, seat: int, kind: str, action: dict[str, Any]) -> MatchState:
+    if kind != "draw":
+        raise IllegalAction("Draw a card first, from the stock or the discard pile.")
+    source = action.get("from")
+    if source == "discard":
+        if state.stock_only:
+            raise IllegalAction(
+                "Both players passed the upcard: the first draw is from the stock."
+            )
+        return _take_from_discard(state, seat, "draw")
+    if source != "stock":
+        raise IllegalAction("Malformed action: draw 'from' must be 'stock' or 'discard'.")
+    card = state.stock[0]
+    hands = list(state.hands)
+    hands[seat] = (*hands[seat], card)
+    return replace(
+        state,
+        phase="discard",
+        hands=(hands[0], hands[1]),
+        stock=state.stock[1:],
+        taken_from_discard=None,
+        stock_only=False,
+        moves=(*state.moves, _moved(state, seat, "draw", card=card, source="stock")),
+        version=state.version + 1,
+    )
+
+
+def _discard_phase(
+    state: MatchState, seat: int, kind: str, action: dict[str, Any]
+) -> MatchState:
+    hand = state.hands[seat]
+    if kind == "big_gin":
+        if not state.rules.big_gin:
+            raise IllegalAction("Big Gin is not played at this table.")
+        left = deadwood_of_mask(mask_of(hand))
+        if left:
+            raise IllegalAction(f"That is not Big Gin: {left} points of deadwood remain.")
+        return _end_hand(state, seat, "big_gin", state.hands, state.discard)
+    if kind not in ("discard", "knock", "gin"):
+        raise IllegalAction("You have drawn: now discard, knock or go gin.")
+    card = _card_of(action)
+    if card not in hand:
+        raise IllegalAction(f"You don't hold {card}.")
+    if card == state.taken_from_discard:
+        raise IllegalAction("You can't discard the card you just took from the discard pile.")
+    remaining = tuple(c for c in hand if c != card)
+    hands = list(state.hands)
+    hands[seat] = remaining
+    pile = (*state.discard, card)
+    if kind in ("knock", "gin"):
+        left = deadwood_of_mask(mask_of(remaining))
+        if kind == "gin" and left:
+            raise IllegalAction(f"That is not gin: {left} points of deadwood remain.")
+        if left > state.rules.knock_limit:
+            raise IllegalAction(
+                f"You can't knock with {left} points of deadwood: "
+                f"the limit is {state.rules.knock_limit}."
+            )
+        return _end_hand(state, seat, "gin" if left == 0 else "knock", (hands[0], hands[1]), pile, card)
+    known = list(state.known)
+    known[seat] = known[seat] - {card}
+    moved = replace(
+        state,
+        hands=(hands[0], hands[1]),
+        discard=pile,
+        known=(known[0], known[1]),
+        taken_from_discard=None,
+        moves=(*state.moves, _moved(state, seat, "discard", card=card)),
+        version=state.version + 1,
+    )
+    if len(state.stock) <= 2:
+        return _drawn_hand(moved)
+    return replace(moved, phase="draw", to_act=1 - seat)
+
+
+def _end_hand(
+    state: MatchState,
+    seat: int,
+    kind: str,
+    hands: tuple[tuple[str, ...], tuple[str, ...]],
+    pile: tuple[str, ...],
+    card: str | None = None,
+) -> MatchState:
+    assert kind in ("knock", "gin", "big_gin")
+    result = score_hand(
+        state.rules, seat, (mask_of(hands[0]), mask_of(hands[1])), kind  # type: ignore[arg-type]
+    )
+    result["hand_number"] = state.hand_number
+    winner = result["winner"]
+    scores = list(state.scores)
+    scores[winner] += result["points"]
+    won = list(state.hands_won)
+    won[winner] += 1
+    action = _moved(state, seat, kind, **({"card": card} if card else {}))
+    ended = replace(
+        state,
+        hands=hands,
+        discard=pile,
+        phase="hand_over",
+        to_act=None,
+        taken_from_discard=None,
+        scores=(scores[0], scores[1]),
+        hands_won=(won[0], won[1]),
+        last_hand=result,
+        history=(*state.history, _summary(result)),
+        moves=(*state.moves, action),
+        version=state.version + 1,
+    )
+    if scores[winner] >= state.rules.target:
+        return replace(ended, phase="match_over", settlement=settle(ended))
+    return ended
+
+
+def _drawn_hand(state: MatchState) -> MatchState:
+    arranged = [arrangement_of_mask(mask_of(hand)) for hand in state.hands]
+    result: dict[str, Any] = {
+        "kind": "draw",
+        "knocker": None,
+        "winner": None,
+        "points": 0,
+        "hands": [sorted(hand, key=INDEX.__getitem__) for hand in state.hands],
+        "melds": [a.melds for a in arranged],
+        "layoffs": [],
+        "deadwood": [a.deadwood for a in arranged],
+        "deadwood_cards": [a.deadwood_cards for a in arranged],
+        "hand_number": state.hand_number,
+    }
+    return replace(
+        state,
+        phase="hand_over",
+        to_act=None,
+        last_hand=result,
+        history=(*state.history, _summary(result)),
+    )
+
+
+def _summary(result: dict[str, Any]) -> dict[str, Any]:
+    """What the hand history keeps of a hand: no cards, so it can never reveal a later hand."""
+    keys = ("hand_number", "kind", "knocker", "winner", "points", "deadwood")
+    return {k: result[k] for k in keys}
+
+
+def _next_hand(state: MatchState) -> MatchState:
+    last = state.last_hand
+    assert last is not None
+    if last["kind"] == "draw":
+        dealer = state.dealer
+    elif state.rules.next_dealer == "winner":
+        dealer = last["winner"]
+    else:
+        dealer = 1 - state.dealer
+    number = state.hand_number + 1
+    moved = replace(
+        state,
+        hand_number=number,
+        dealer=dealer,
+        version=state.version + 1,
+    )
+    return _deal(moved, shuffled_deck(state.seed, number))
+
+
+def settle(state: MatchState) -> dict[str, Any]:
+    """The settlement breakdown of RULES.md for a finished match."""
+    rules = state.rules
+    winner = 0 if state.scores[0] >= rules.target else 1
+    loser = 1 - winner
+    boxes = [state.hands_won[0] * rules.box_bonus, state.hands_won[1] * rules.box_bonus]
+    tallies = [state.scores[0] + boxes[0], state.scores[1] + boxes[1]]
+    tallies[winner] += rules.game_bonus
+    shutout = state.scores[loser] == 0
+    net = tallies[winner] - tallies[loser]
+    doubled = shutout and rules.shutout_double
+    return {
+        "winner": winner,
+        "loser": loser,
+        "scores": list(state.scores),
+        "game_bonus": rules.game_bonus,
+        "box_bonus": rules.box_bonus,
+        "hands_won": list(state.hands_won),
+        "boxes": boxes,
+        "tallies": tallies,
+        "shutout": shutout,
+        "doubled": doubled,
+        "net": net * 2 if doubled else net,
+    }
+
+
+# --- What a seat may do -----------------------------------------------------------------------
+
+
+def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
+    """Every action ``seat`` may take now, ``[]`` when it is not this seat's move."""
+    if state.phase == "hand_over":
+        return [{"type": "next_hand"}]
+    if state.to_act != seat or state.phase == "match_over":
+        return []
+    if state.phase == "upcard_offer":
+        return [{"type": "take_upcard"}, {"type": "pass"}]
+    if state.phase == "draw":
+        actions = [{"type": "draw", "from": "stock"}]
+        if not state.stock_only:
+            actions.append({"type": "draw", "from": "discard"})
+        return actions
+    hand = state.hands[seat]
+    mask = mask_of(hand)
+    after = {ALL_CARDS[i]: dw for i, dw in discard_deadwoods_of_mask(mask)}
+    choices = [c for c in hand if c != state.taken_from_discard]
+    actions = [{"type": "discard", "card": c} for c in choices]
+    limit = state.rules.knock_limit
+    actions += [{"type": "knock", "card": c} for c in choices if 0 < after[c] <= limit]
+    actions += [{"type": "gin", "card": c} for c in choices if after[c] == 0]
+    if state.rules.big_gin and deadwood_of_mask(mask) == 0:
+        actions.append({"type": "big_gin"})
+    return actions
