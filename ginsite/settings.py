@@ -134,6 +134,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # {% partialdef %} everywhere without {% load partials %}, as in Django 6 core.
+            "builtins": ["template_partials.templatetags.partials"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
