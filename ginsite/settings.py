@@ -237,4 +237,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
+    # Django's default "django" handler would print every record a second time via the root.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }
