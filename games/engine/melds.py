@@ -191,34 +191,58 @@ def best_discard_of_mask(mask: int) -> tuple[int, int]:
             if score < best_score or (score == best_score and rank > best_index % 13):
                 best_index, best_score = 13 * i + rank, score
         return best_index, best_score
+    # Each way of using the sets leaves four suit patterns; each pattern's best drop is in the
+    # table. A card found this way scores at least as well as its true best, and the true best
+    # of every card is found under some choice, so the least score and its highest rank agree.
     best_index, best_score = -1, 1 << 30
-    for index, score in discard_deadwoods_of_mask(mask):
-        if score < best_score or (score == best_score and index % 13 > best_index % 13):
-            best_index, best_score = index, score
+    for sets in _set_choices(suits, _triples(c, d, h, s)):
+        rest = mask
+        for meld in sets:
+            rest &= ~meld
+        patterns = _split(rest)
+        total = sum(RUN_DEADWOOD[p] for p in patterns)
+        for i, pattern in enumerate(patterns):
+            if not pattern:
+                continue
+            rank = BEST_DROP[pattern]
+            score = total - RUN_DEADWOOD[pattern] + RUN_DEADWOOD[pattern ^ (1 << rank)]
+            if score < best_score or (score == best_score and rank > best_index % 13):
+                best_index, best_score = 13 * i + rank, score
     return best_index, best_score
 
 
 # --- Every arrangement, for the end of a hand -------------------------------------------------
 
 
+def _all_runs(pattern: int) -> tuple[int, ...]:
+    runs = []
+    for low in range(13):
+        run = 0
+        for top in range(low, 13):
+            if not pattern >> top & 1:
+                break
+            run |= 1 << top
+            if top - low >= 2:
+                runs.append(run)
+    return tuple(runs)
+
+
+#: Every run inside each 13-bit suit pattern.
+RUNS_IN = [_all_runs(pattern) for pattern in range(1 << 13)]
+
+
 def all_melds_of_mask(mask: int) -> list[int]:
     """Every meld contained in a hand, as masks."""
-    melds = []
     suits = _split(mask)
-    for i, pattern in enumerate(suits):
-        for low in range(13):
-            run = 0
-            for top in range(low, 13):
-                if not pattern >> top & 1:
-                    break
-                run |= 1 << top
-                if top - low >= 2:
-                    melds.append(run << (13 * i))
-    for rank in range(13):
-        held = [i for i in range(4) if suits[i] >> rank & 1]
+    melds = [run << (13 * i) for i, pattern in enumerate(suits) for run in RUNS_IN[pattern]]
+    triples = _triples(*suits)
+    while triples:
+        rank_bit = triples & -triples
+        triples ^= rank_bit
+        held = [i for i in range(4) if suits[i] & rank_bit]
         for size in (3, 4):
             for group in combinations(held, size):
-                melds.append(sum(1 << (13 * i + rank) for i in group))
+                melds.append(sum(rank_bit << (13 * i) for i in group))
     return melds
 
 

@@ -264,7 +264,9 @@ def _discard_phase(
         raise IllegalAction(f"You don't hold {card}.")
     if card == state.taken_from_discard:
         raise IllegalAction("You can't discard the card you just took from the discard pile.")
-    remaining = tuple(c for c in hand if c != card)
+    kept = list(hand)
+    kept.remove(card)
+    remaining = tuple(kept)
     hands = list(state.hands)
     hands[seat] = remaining
     pile = (*state.discard, card)
