@@ -9,7 +9,9 @@ from playwright.sync_api import Browser, Page, sync_playwright
 CHROMIUM = Path("/usr/bin/chromium")
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: the sync API's event loop must be gone before the async
+# (channels) tests elsewhere run, or they find a loop already running in this thread.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.skip("browser tests need /usr/bin/chromium (./scripts/test installs it as root)")
