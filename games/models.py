@@ -1,1 +1,151 @@
+"""Matches as the engine's log: rules, seats, the seed, and the ordered actions.
+
+The current state of a match is a pure function of these rows (``services.load_state``); the
+seed and the stacked deck are secrets and never leave the server.
+"""
+
 from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_public_id() -> str:
+    """An unguessable id for URLs (128 bits of randomness)."""
+    return secrets.token_urlsafe(16)
+
+
+def new_seed() -> str:
+    return secrets.token_hex(16)
+
+
+class Match(models.Model):
+    class Kind(models.TextChoices):
+        BEA = "bea", _("Against Bea")
+        LOBBY = "lobby", _("Lobby")
+        PRIVATE = "private", _("Private table")
+        LOCAL = "local", _("Pass and play")
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("In progress")
+        FINISHED = "finished", _("Finished")
+        RESIGNED = "resigned", _("Resigned")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    rules = models.JSONField()
+    seed = models.CharField(max_length=64, default=new_seed, editable=False)
+    first_deck = models.JSONField(null=True, blank=True, editable=False)
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    scores = models.JSONField(default=list, blank=True)
+    previous = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="next_matches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["kind", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.public_id} v{self.version}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def group_name(self) -> str:
+        """The Channels group of everyone watching this match."""
+        return f"match-{self.public_id}"
+
+
+class Seat(models.Model):
+    """Who sits at seat 0 or 1: a signed-in player, a guest holding a seat key, or Bea."""
+
+    class Kind(models.TextChoices):
+        PLAYER = "player", _("Player")
+        GUEST = "guest", _("Guest")
+        BEA = "bea", _("Bea")
+        LOCAL = "local", _("Player on this device")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    name = models.CharField(max_length=40, blank=True)
+    bea_level = models.CharField(max_length=16, blank=True)
+    guest_key_hash = models.CharField(max_length=128, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_player_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of {self.match_id}: {self.display_name}"
+
+    @property
+    def display_name(self) -> str:
+        if self.kind == self.Kind.BEA:
+            return "Bea"
+        if self.user is not None:
+            profile = getattr(self.user, "profile", None)
+            return getattr(profile, "display_name", "") or self.user.get_username()
+        return self.name or str(_("Guest"))
+
+
+class Action(models.Model):
+    """One applied action. ``seq`` is the match version after it: unique, so a repeated
+    submission can never be stored twice."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    payload = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="one_action_per_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq} seat {self.seat}: {self.payload}"
+
+
+class HandRecord(models.Model):
+    """A finished hand, kept for statistics and the hand history (no cards)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hand_records")
+    hand_number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16)
+    knocker_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "hand_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "hand_number"], name="one_record_per_hand"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} hand {self.hand_number}: {self.kind} {self.points}"
