@@ -1,0 +1,254 @@
+"""Bea's play: one evaluation, tuned per level.
+
+Every decision reduces to scoring ten-card hands. A hand's *value* mixes its deadwood now with the
+deadwood expected one stock draw later (each unseen card weighted by the chance it is in the stock
+rather than in the opponent's hand), so a hand with many live ways to improve beats a hand with
+the same deadwood and dead draws. A discard also pays for its *danger*: the chance that the
+opponent melds it. Knocking is decided by sampling the opponent's hand from what they took, threw
+and passed on, and counting how often Bea would be undercut.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.cards import ALL_CARDS, BIT, INDEX, RANK_POINTS
+from games.engine.melds import (
+    best_discard_of_mask,
+    deadwood_of_mask,
+    discard_deadwoods_of_mask,
+    layoffs_onto,
+    melds_of_mask,
+)
+
+from . import knowledge
+from .baseline import melds_with
+from .knowledge import Knowledge
+
+
+@dataclass(frozen=True)
+class Style:
+    """The knobs that make a level."""
+
+    lookahead: float  # weight of the expected deadwood after the next draw (0: deadwood only)
+    danger: float  # deadwood points a discard's danger costs (0: ignore the opponent)
+    noise: float  # chance of a careless discard (easy)
+    careless_knock: float  # chance of skipping a knock, or knocking blind (easy)
+    knock_samples: int  # opponent hands sampled to judge a knock (0: knock at first chance)
+    max_undercut: float  # the undercut risk Bea accepts early in a hand
+    take_margin: float  # how much better taking the face-up card must look than the stock
+    infer_no_knock: bool  # assume an opponent who could have knocked would have
+
+
+STYLES: dict[str, Style] = {
+    "easy": Style(0.0, 0.0, 0.35, 0.5, 0, 1.0, 0.0, False),
+    "medium": Style(0.5, 0.0, 0.0, 0.0, 0, 1.0, 0.0, False),
+    "hard": Style(0.6, 4.0, 0.0, 0.0, 60, 0.25, 0.5, False),
+    "expert": Style(0.6, 5.0, 0.0, 0.0, 200, 0.2, 0.5, True),
+}
+
+
+# --- Hand values ------------------------------------------------------------------------------
+
+
+def _stock_odds(known: Knowledge) -> list[tuple[int, float]]:
+    """Each unseen card's bit and the chance it is in the stock."""
+    p = known.p_opp
+    out = []
+    m = known.unseen
+    while m:
+        low = m & -m
+        m ^= low
+        out.append((low, 1.0 - p[low.bit_length() - 1]))
+    return out
+
+
+def expected_next(mask: int, stock: list[tuple[int, float]]) -> float:
+    """Expected least deadwood of a ten-card hand after drawing one stock card and discarding."""
+    total = weight = 0.0
+    for bit, q in stock:
+        total += q * best_discard_of_mask(mask | bit)[1]
+        weight += q
+    return total / weight if weight else float(deadwood_of_mask(mask))
+
+
+def hand_value(mask: int, stock: list[tuple[int, float]], style: Style) -> float:
+    dw = deadwood_of_mask(mask)
+    if not style.lookahead:
+        return float(dw)
+    return (1 - style.lookahead) * dw + style.lookahead * expected_next(mask, stock)
+
+
+# --- Decisions --------------------------------------------------------------------------------
+
+
+def _discard_scores(
+    known: Knowledge, cards: list[str], style: Style, stock: list[tuple[int, float]]
+) -> dict[str, float]:
+    scores = {}
+    for card in cards:
+        rest = known.hand & ~BIT[card]
+        score = hand_value(rest, stock, style)
+        if style.danger:
+            score += style.danger * knowledge.danger(known, INDEX[card])
+        scores[card] = score
+    return scores
+
+
+def pick_discard(
+    known: Knowledge, cards: list[str], style: Style, rng: random.Random
+) -> tuple[str, dict[str, float]]:
+    """The discard with the least score; ties broken toward the higher card, then at random."""
+    stock = _stock_odds(known)
+    scores = _discard_scores(known, cards, style, stock)
+    if style.noise and rng.random() < style.noise:
+        # A careless player throws a card that is not in a meld, not always the right one.
+        loose = [c for c in cards if not _in_meld(known.hand, c)] or cards
+        return sorted(loose, key=BIT.__getitem__)[rng.randrange(len(loose))], scores
+    best = min(scores.values())
+    ties = [c for c in cards if scores[c] - best < 1e-9]
+    top_rank = max(RANK_POINTS[INDEX[c] % 13] for c in ties)
+    ties = sorted((c for c in ties if RANK_POINTS[INDEX[c] % 13] == top_rank), key=BIT.__getitem__)
+    return ties[rng.randrange(len(ties))], scores
+
+
+def _in_meld(hand: int, card: str) -> bool:
+    return any(m & BIT[card] for m in melds_of_mask(hand))
+
+
+def should_take(known: Knowledge, style: Style) -> bool:
+    """Take the face-up card rather than draw from the stock?"""
+    top = known.top
+    if top is None:
+        return False
+    bit = BIT[top]
+    if not style.lookahead:
+        # The simple rule: only a card that melds.
+        return melds_with(known.hand, INDEX[top])
+    stock = _stock_odds(known)
+    hand = known.hand | bit
+    take = min(
+        hand_value(hand & ~(1 << i), stock, style) + style.danger * knowledge.danger(known, i)
+        for i, _ in discard_deadwoods_of_mask(hand)
+        if i != INDEX[top]
+    )
+    # The stock: each draw followed by the plain least-deadwood discard, valued the same way.
+    total = weight = 0.0
+    for b, q in stock:
+        index, _ = best_discard_of_mask(known.hand | b)
+        total += q * hand_value((known.hand | b) & ~(1 << index), stock, style)
+        weight += q
+    draw = total / weight if weight else take
+    return take + style.take_margin < draw
+
+
+def sample_opponent(known: Knowledge, rng: random.Random) -> int:
+    """One guess at the opponent's hand, drawn by the weights of ``known.p_opp``."""
+    p = known.p_opp
+    m = known.unseen
+    keyed = []
+    while m:
+        low = m & -m
+        m ^= low
+        w = p[low.bit_length() - 1]
+        if w > 0:
+            # Weighted sampling without replacement (Efraimidis-Spirakis keys).
+            keyed.append((rng.random() ** (1.0 / w), low))
+    hand = known.opp_known
+    for _, bit in heapq.nlargest(known.opp_hidden, keyed):
+        hand |= bit
+    return hand
+
+
+def defender_deadwood(opp: int, knocker_melds: list[int]) -> int:
+    """The opponent's deadwood after melding and laying off: the better of ignoring layoffs and
+    laying off every card that fits (close to the engine's exact count, much cheaper)."""
+    plain = deadwood_of_mask(opp)
+    laid = 0
+    for index, _ in layoffs_onto(knocker_melds, opp):
+        laid |= 1 << index
+    return min(plain, deadwood_of_mask(opp & ~laid)) if laid else plain
+
+
+def knock_outlook(
+    known: Knowledge, after: int, view: dict[str, Any], style: Style, rng: random.Random
+) -> tuple[float, float]:
+    """Sampled (undercut chance, mean points) of knocking with the ten cards ``after``."""
+    mine = deadwood_of_mask(after)
+    melds = melds_of_mask(after)
+    bonus = view["rules"]["undercut_bonus"]
+    limit = view["rules"]["knock_limit"]
+    # An opponent who has discarded this hand had the chance to knock and did not.
+    they_passed_a_knock = style.infer_no_knock and bool(known.opp_threw)
+    undercuts = 0.0
+    points = weight = 0.0
+    for _ in range(style.knock_samples):
+        opp = sample_opponent(known, rng)
+        w = 1.0
+        if they_passed_a_knock and deadwood_of_mask(opp) <= limit:
+            w = 0.35
+        theirs = defender_deadwood(opp, melds)
+        if theirs <= mine:
+            undercuts += w
+            points -= w * (mine - theirs + bonus)
+        else:
+            points += w * (theirs - mine)
+        weight += w
+    return undercuts / weight, points / weight
+
+
+def choose_knock(
+    known: Knowledge, view: dict[str, Any], style: Style, rng: random.Random, card: str
+) -> bool:
+    """Knock (with ``card``) now rather than play on?"""
+    if style.careless_knock:
+        return rng.random() >= style.careless_knock
+    if not style.knock_samples:
+        return True
+    after = known.hand & ~BIT[card]
+    risk, mean = knock_outlook(known, after, view, style, rng)
+    # Late in the hand the opponent is closer to knocking or gin; accept more risk as the stock
+    # runs down, and at the very end take any knock that is more likely to win than not.
+    stock = known.stock_count
+    allowed = style.max_undercut + max(0.0, (20 - stock) * 0.02)
+    if stock <= 6:
+        return mean > 0
+    return risk <= allowed and mean > 0
+
+
+def decide(view: dict[str, Any], style: Style, rng: random.Random) -> dict[str, Any]:
+    """Bea's action for one view, at one style of play."""
+    legal = view["legal_actions"]
+    if not legal:
+        raise ValueError("there is nothing to do in this view: legal_actions is empty")
+    phase = view["phase"]
+    if phase in ("hand_over", "match_over"):
+        return legal[0]
+    known = knowledge.read(view)
+    if phase == "upcard_offer":
+        return {"type": "take_upcard" if should_take(known, style) else "pass"}
+    if phase == "draw":
+        can_take = {"type": "draw", "from": "discard"} in legal
+        if can_take and should_take(known, style):
+            return {"type": "draw", "from": "discard"}
+        return {"type": "draw", "from": "stock"}
+    if {"type": "big_gin"} in legal:
+        return {"type": "big_gin"}
+    gins = [a["card"] for a in legal if a["type"] == "gin"]
+    if gins:
+        # Any gin wins the same; throw the costliest card so the log reads naturally.
+        card = max(gins, key=lambda c: (RANK_POINTS[INDEX[c] % 13], BIT[c]))
+        return {"type": "gin", "card": card}
+    cards = [a["card"] for a in legal if a["type"] == "discard"]
+    card, scores = pick_discard(known, cards, style, rng)
+    knocks = {a["card"] for a in legal if a["type"] == "knock"}
+    if knocks:
+        # The knock worth judging is the one leaving the least deadwood.
+        after = dict((ALL_CARDS[i], dw) for i, dw in discard_deadwoods_of_mask(known.hand))
+        knock_card = min(knocks, key=lambda c: (after[c], scores.get(c, 0.0), BIT[c]))
+        if choose_knock(known, view, style, rng, knock_card):
+            return {"type": "knock", "card": knock_card}
+    return {"type": "discard", "card": card}
