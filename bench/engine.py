@@ -73,7 +73,9 @@ def rlcard_functions() -> tuple[Callable[[list[Any]], int], Callable[[list[Any]]
 
     def rl_deadwood(hand: list[Any]) -> int:
         clusters = melding.get_best_meld_clusters(hand=hand)
-        return int(utils.get_deadwood_count(hand=hand, meld_cluster=clusters[0] if clusters else []))
+        return int(
+            utils.get_deadwood_count(hand=hand, meld_cluster=clusters[0] if clusters else [])
+        )
 
     def rl_best_discard(hand: list[Any]) -> int:
         return min(rl_deadwood(hand[:i] + hand[i + 1 :]) for i in range(len(hand)))
@@ -116,9 +118,7 @@ def cheap_choose(view: dict[str, Any]) -> dict[str, Any]:
                 return wanted
         return actions[0]
     after = view["deadwood_after_discard"]
-    card = min(
-        (c for c in view["hand"] if c != view["cannot_discard"]), key=after.__getitem__
-    )
+    card = min((c for c in view["hand"] if c != view["cannot_discard"]), key=after.__getitem__)
     for kind in ("gin", "knock", "discard"):
         if {"type": kind, "card": card} in actions:
             return {"type": kind, "card": card}
@@ -169,9 +169,7 @@ def main(argv: list[str] | None = None) -> None:
     ours_codes = per_call_us(best_discard, elevens, rounds)
     ours_mask = per_call_us(best_discard_of_mask, eleven_masks, rounds)
     say("  exhaustive baseline ...")
-    base = per_call_us(
-        exhaustive_best_discard, eleven_masks[: baseline_hands // 5], 1
-    )
+    base = per_call_us(exhaustive_best_discard, eleven_masks[: baseline_hands // 5], 1)
     rows.append(("11-card best discard (codes in)", ours_codes, base, "exhaustive search"))
     rows.append(("11-card best discard (mask in)", ours_mask, base, "exhaustive search"))
 
@@ -186,7 +184,8 @@ def main(argv: list[str] | None = None) -> None:
         # The same answers first: a speed-up over a wrong answer would mean nothing.
         assert all(rl_deadwood(r) == deadwood(h) for r, h in zip(rl_tens, tens, strict=False))
         assert all(
-            rl_best_discard(r) == best_discard(h)[1] for r, h in zip(rl_elevens, elevens, strict=False)
+            rl_best_discard(r) == best_discard(h)[1]
+            for r, h in zip(rl_elevens, elevens, strict=False)
         )
         base = per_call_us(rl_deadwood, rl_tens, max(rounds // 3, 1))
         rows.append(("10-card deadwood (codes in)", rows[0][1], base, "rlcard 1.2.0"))
@@ -204,12 +203,15 @@ def main(argv: list[str] | None = None) -> None:
     say(f"self-play: {matches} matches to 100, through player_view ...")
     view_hands, view_seconds = self_play(matches, through_view=True)
     print()
-    print(f"self-play, cheap players on the engine:   {hands / seconds:8.0f} hands/s "
-          f"({hands} hands in {seconds:.2f} s)")
-    print(f"self-play, cheap players via player_view: {view_hands / view_seconds:8.0f} hands/s "
-          f"({view_hands} hands in {view_seconds:.2f} s)")
-    print("targets on a 2-core machine: best discard <= 15 us, deadwood <= 3 us, "
-          ">= 2,000 hands/s")
+    print(
+        f"self-play, cheap players on the engine:   {hands / seconds:8.0f} hands/s "
+        f"({hands} hands in {seconds:.2f} s)"
+    )
+    print(
+        f"self-play, cheap players via player_view: {view_hands / view_seconds:8.0f} hands/s "
+        f"({view_hands} hands in {view_seconds:.2f} s)"
+    )
+    print("targets on a 2-core machine: best discard <= 15 us, deadwood <= 3 us, >= 2,000 hands/s")
 
 
 if __name__ == "__main__":

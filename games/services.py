@@ -154,7 +154,9 @@ def load_state(match: Match) -> MatchState:
     for action in match.actions.order_by("seq"):
         state = apply(state, action.seat, action.payload)
     if state.version != match.version:
-        log.error("match %s: log gives version %s, row says %s", match.pk, state.version, match.version)
+        log.error(
+            "match %s: log gives version %s, row says %s", match.pk, state.version, match.version
+        )
     return _remember(match, state)
 
 

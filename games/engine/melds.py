@@ -60,10 +60,8 @@ def _run_tables() -> tuple[list[int], list[tuple[int, ...]], list[int]]:
     # The best single card to drop from a pattern: least deadwood left, then the highest rank.
     drop = [0] * size
     for pattern in range(1, size):
-        drop[pattern] = max(
-            (r for r in range(13) if pattern >> r & 1),
-            key=lambda r, p=pattern: (-best[p ^ (1 << r)], r),
-        )
+        held = [r for r in range(13) if pattern >> r & 1]
+        drop[pattern] = max(held, key=lambda r: (-best[pattern ^ (1 << r)], r))  # noqa: B023
     return best, picks, drop
 
 
@@ -94,6 +92,7 @@ def _set_choices(suits: tuple[int, int, int, int], triples: int) -> list[tuple[i
 
 def _best(mask: int) -> tuple[int, tuple[int, ...]]:
     """Least deadwood of a mask and the sets used to reach it."""
+    best_sets: tuple[int, ...]
     suits = _split(mask)
     c, d, h, s = suits
     triples = _triples(c, d, h, s)

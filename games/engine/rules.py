@@ -71,9 +71,14 @@ PRESETS: dict[str, Ruleset] = {
 HandKind = Literal["knock", "gin", "big_gin", "undercut"]
 
 
-def _defender_best(knocker_melds: tuple[int, ...], defender: int) -> tuple[int, tuple[int, ...], list]:
+Layoffs = list[tuple[int, int]]
+
+
+def _defender_best(
+    knocker_melds: tuple[int, ...], defender: int
+) -> tuple[int, tuple[int, ...], Layoffs]:
     """The defender's own melds and layoffs chosen together for the least deadwood left."""
-    best: tuple[int, tuple[int, ...], list] = (1 << 30, (), [])
+    best: tuple[int, tuple[int, ...], Layoffs] = (1 << 30, (), [])
     for melds in arrangements_of_mask(defender):
         rest = defender
         for meld in melds:
@@ -99,10 +104,10 @@ def score_hand(
     knocker_deadwood = deadwood_of_mask(hands[knocker])
     if knocker_deadwood == 0 and kind == "knock":
         kind = "gin"  # a knock that leaves no deadwood always counts as gin
-    layoffs: list[tuple[int, int]] = []
+    layoffs: Layoffs = []
     if kind == "knock":
         # Among the knocker's least-deadwood arrangements, the one leaving the defender the most.
-        chosen: tuple[int, tuple[int, ...], list, tuple[int, ...]] | None = None
+        chosen: tuple[int, tuple[int, ...], Layoffs, tuple[int, ...]] | None = None
         for melds in arrangements_of_mask(hands[knocker]):
             rest = hands[knocker]
             for meld in melds:
@@ -157,9 +162,7 @@ def score_hand(
         "points": points,
         "hands": [cards_of(hands[0]), cards_of(hands[1])],
         "melds": [[cards_of(m) for m in melds_by_seat[s]] for s in (0, 1)],
-        "layoffs": [
-            {"card": ALL_CARDS[i], "meld": position[knocker_melds[p]]} for i, p in layoffs
-        ],
+        "layoffs": [{"card": ALL_CARDS[i], "meld": position[knocker_melds[p]]} for i, p in layoffs],
         "deadwood": deadwoods,
         "deadwood_cards": deadwood_cards,
     }

@@ -128,7 +128,9 @@ def new_match(
 def _card_of(action: dict[str, Any]) -> str:
     card = action.get("card")
     if not is_card(card):
-        raise IllegalAction(f"Malformed action: {action.get('type')} needs a card code such as 'TD'.")
+        raise IllegalAction(
+            f"Malformed action: {action.get('type')} needs a card code such as 'TD'."
+        )
     assert isinstance(card, str)
     return card
 
@@ -225,9 +227,7 @@ def _draw(state: MatchState, seat: int, kind: str, action: dict[str, Any]) -> Ma
     source = action.get("from")
     if source == "discard":
         if state.stock_only:
-            raise IllegalAction(
-                "Both players passed the upcard: the first draw is from the stock."
-            )
+            raise IllegalAction("Both players passed the upcard: the first draw is from the stock.")
         return _take_from_discard(state, seat, "draw")
     if source != "stock":
         raise IllegalAction("Malformed action: draw 'from' must be 'stock' or 'discard'.")
@@ -246,9 +246,7 @@ def _draw(state: MatchState, seat: int, kind: str, action: dict[str, Any]) -> Ma
     )
 
 
-def _discard_phase(
-    state: MatchState, seat: int, kind: str, action: dict[str, Any]
-) -> MatchState:
+def _discard_phase(state: MatchState, seat: int, kind: str, action: dict[str, Any]) -> MatchState:
     hand = state.hands[seat]
     if kind == "big_gin":
         if not state.rules.big_gin:
@@ -279,7 +277,9 @@ def _discard_phase(
                 f"You can't knock with {left} points of deadwood: "
                 f"the limit is {state.rules.knock_limit}."
             )
-        return _end_hand(state, seat, "gin" if left == 0 else "knock", (hands[0], hands[1]), pile, card)
+        return _end_hand(
+            state, seat, "gin" if left == 0 else "knock", (hands[0], hands[1]), pile, card
+        )
     known = list(state.known)
     known[seat] = known[seat] - {card}
     moved = replace(
@@ -306,7 +306,10 @@ def _end_hand(
 ) -> MatchState:
     assert kind in ("knock", "gin", "big_gin")
     result = score_hand(
-        state.rules, seat, (mask_of(hands[0]), mask_of(hands[1])), kind  # type: ignore[arg-type]
+        state.rules,
+        seat,
+        (mask_of(hands[0]), mask_of(hands[1])),
+        kind,  # type: ignore[arg-type]
     )
     result["hand_number"] = state.hand_number
     winner = result["winner"]
