@@ -10,7 +10,7 @@ from .cards import ALL_CARDS, POINTS, display, is_card, points
 from .melds import Arrangement, best_arrangement, best_discard, deadwood, discard_deadwoods
 from .rules import PRESETS, IllegalAction, Ruleset
 from .state import MatchState, apply, legal_actions, new_match, shuffled_deck
-from .view import player_view
+from .view import player_view, spectator_view
 
 __all__ = [
     "ALL_CARDS",
@@ -32,4 +32,5 @@ __all__ = [
     "player_view",
     "points",
     "shuffled_deck",
+    "spectator_view",
 ]

@@ -59,3 +59,30 @@ def player_view(state: MatchState, seat: int) -> dict[str, Any]:
             ALL_CARDS[i]: dw for i, dw in discard_deadwoods_of_mask(mask)
         }
     return view
+
+
+def spectator_view(state: MatchState) -> dict[str, Any]:
+    """The match as a watcher sees it: public information only, neither hand until hand end
+    (then ``last_hand`` lays both open, as it does for the players)."""
+    return {
+        "seat": None,
+        "phase": state.phase,
+        "to_act": state.to_act,
+        "hand": [],
+        "card_counts": [len(state.hands[0]), len(state.hands[1])],
+        "known_cards": [sorted(state.known[s], key=INDEX.__getitem__) for s in (0, 1)],
+        "discard_pile": list(state.discard),
+        "stock_count": len(state.stock),
+        "legal_actions": [],
+        "scores": list(state.scores),
+        "hands_won": list(state.hands_won),
+        "dealer": state.dealer,
+        "hand_number": state.hand_number,
+        "upcard_passes": state.upcard_passes,
+        "moves": [public_move(m, -1) for m in state.moves],
+        "last_hand": state.last_hand,
+        "history": [dict(h) for h in state.history],
+        "settlement": state.settlement,
+        "version": state.version,
+        "rules": state.rules.as_dict(),
+    }
