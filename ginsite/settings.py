@@ -203,6 +203,11 @@ AUTHENTICATION_BACKENDS = [
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "none"
+# Sign-up also asks for the display name other players see.
+ACCOUNT_FORMS = {"signup": "lobby.forms.SignupForm"}
+ACCOUNT_USER_DISPLAY = "lobby.models.display_name_of"
+# Throttle password guessing (allauth counts failures in the cache: per IP and per username).
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 

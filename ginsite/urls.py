@@ -9,6 +9,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("games/", include("games.urls")),
-    path("lobby/", include("lobby.urls")),
+    path("", include("lobby.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

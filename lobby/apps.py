@@ -6,3 +6,6 @@ from django.apps import AppConfig
 class LobbyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "lobby"
+
+    def ready(self) -> None:
+        from lobby import signals  # noqa: F401  (connects the receivers)

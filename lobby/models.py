@@ -18,7 +18,7 @@ DISPLAY_NAME_MAX = 24
 RESERVED_NAMES = frozenset({"bea"})
 
 # A display name must contain at least one letter or digit, not only spaces or punctuation.
-_HAS_WORD_CHAR = re.compile(r"[^\W_]")
+HAS_WORD_CHAR = re.compile(r"[^\W_]")
 
 
 class Profile(models.Model):
@@ -50,7 +50,7 @@ def display_name_taken(name: str, exclude_user_id: int | None = None) -> bool:
 def free_display_name(username: str) -> str:
     """A display name derived from the username that nobody has yet: alice, alice2, alice3..."""
     base = username.strip()[: DISPLAY_NAME_MAX - 4]
-    if len(base) < DISPLAY_NAME_MIN or not _HAS_WORD_CHAR.search(base):
+    if len(base) < DISPLAY_NAME_MIN or not HAS_WORD_CHAR.search(base):
         base = "player"
     candidate = base
     n = 1
@@ -74,3 +74,9 @@ def _create_profile(sender: Any, instance: Any, created: bool, **kwargs: Any) ->
     # templates and games can read user.profile.display_name without checking.
     if created and not kwargs.get("raw"):
         ensure_profile(instance)
+
+
+def display_name_of(user: Any) -> str:
+    """What other players see for this user (allauth's ACCOUNT_USER_DISPLAY, too)."""
+    profile = getattr(user, "profile", None)
+    return getattr(profile, "display_name", "") or user.get_username()

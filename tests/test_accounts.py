@@ -8,10 +8,15 @@ from django.test import Client
 pytestmark = pytest.mark.django_db
 
 
-def test_it_signs_up_with_a_username_and_password_only(client: Client) -> None:
+def test_it_signs_up_with_a_username_display_name_and_password(client: Client) -> None:
     response = client.post(
         "/accounts/signup/",
-        {"username": "dora", "password1": "a long pass phrase", "password2": "a long pass phrase"},
+        {
+            "username": "dora",
+            "display_name": "Dora",
+            "password1": "a long pass phrase",
+            "password2": "a long pass phrase",
+        },
     )
     assert response.status_code == 302
     assert response["Location"] == "/"

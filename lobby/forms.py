@@ -1,0 +1,133 @@
+"""Forms for accounts: the display name at sign-up and in Settings, and the preferred language."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from allauth.account.forms import SignupForm as AllauthSignupForm
+from django import forms
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from lobby.models import (
+    DISPLAY_NAME_MAX,
+    DISPLAY_NAME_MIN,
+    HAS_WORD_CHAR,
+    RESERVED_NAMES,
+    Profile,
+    display_name_taken,
+)
+
+_WHITESPACE_RUN = re.compile(r"\s+")
+
+
+def clean_display_name(value: str, *, user_id: int | None = None) -> str:
+    """The display name as it will be stored, or a ValidationError saying what is wrong.
+
+    Runs of spaces collapse to one, so "Al  ice" and "Al ice" cannot be two different players
+    who look the same. `user_id` is the user keeping their own name (Settings).
+    """
+    name = _WHITESPACE_RUN.sub(" ", unicodedata.normalize("NFC", value)).strip()
+    if len(name) < DISPLAY_NAME_MIN:
+        raise forms.ValidationError(
+            _("A display name needs at least %(min)d characters."),
+            code="too_short",
+            params={"min": DISPLAY_NAME_MIN},
+        )
+    if len(name) > DISPLAY_NAME_MAX:
+        raise forms.ValidationError(
+            _("A display name can have at most %(max)d characters."),
+            code="too_long",
+            params={"max": DISPLAY_NAME_MAX},
+        )
+    # Control and invisible format characters (zero-width spaces...) would let two names
+    # look identical on screen.
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise forms.ValidationError(
+            _("A display name cannot contain invisible or control characters."),
+            code="invisible",
+        )
+    if not HAS_WORD_CHAR.search(name):
+        raise forms.ValidationError(
+            _("A display name needs at least one letter or digit."), code="no_letters"
+        )
+    if name.lower() in RESERVED_NAMES:
+        raise forms.ValidationError(
+            _("“%(name)s” is reserved. Please choose another name."),
+            code="reserved",
+            params={"name": name},
+        )
+    if display_name_taken(name, exclude_user_id=user_id):
+        raise forms.ValidationError(
+            _("“%(name)s” is already taken. Please choose another name."),
+            code="taken",
+            params={"name": name},
+        )
+    return name
+
+
+def _display_name_field() -> forms.CharField:
+    # No min_length/max_length here: clean_display_name counts after collapsing spaces and
+    # gives our own messages. The maxlength attribute still helps browsers and phones.
+    return forms.CharField(
+        label=_("Display name"),
+        help_text=_("What other players see: %(min)d to %(max)d characters.")
+        % {"min": DISPLAY_NAME_MIN, "max": DISPLAY_NAME_MAX},
+        widget=forms.TextInput(
+            attrs={"maxlength": DISPLAY_NAME_MAX, "autocomplete": "nickname"},
+        ),
+    )
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up form (username, password twice) plus the display name."""
+
+    field_order = ["username", "display_name", "password1", "password2"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["display_name"] = _display_name_field()
+        self.order_fields(self.field_order)
+
+    def clean_display_name(self) -> str:
+        return clean_display_name(self.cleaned_data["display_name"])
+
+    def save(self, request: HttpRequest) -> Any:
+        user = super().save(request)
+        if user is None:
+            return user
+        profile = user.profile
+        profile.display_name = self.cleaned_data["display_name"]
+        try:
+            with transaction.atomic():
+                profile.save(update_fields=["display_name"])
+        except IntegrityError:
+            # Someone took the same name between validation and now. The account is made
+            # already, so keep the name derived from the username; Settings can change it.
+            profile.refresh_from_db()
+        return user
+
+
+class SettingsForm(forms.ModelForm):
+    """Display name and preferred language, changed together on the Settings page."""
+
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        choices=[("", _("As my browser says"))] + list(settings.LANGUAGES),
+    )
+
+    class Meta:
+        model = Profile
+        fields = ["display_name", "language"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["display_name"] = _display_name_field()
+
+    def clean_display_name(self) -> str:
+        return clean_display_name(self.cleaned_data["display_name"], user_id=self.instance.user_id)
