@@ -114,7 +114,15 @@ def create_match(
     return match
 
 
-def start_bea_match(user: AbstractBaseUser, preset: str, target: int, level: str) -> Match:
+def start_bea_match(
+    user: AbstractBaseUser,
+    preset: str,
+    target: int,
+    level: str,
+    *,
+    previous: Match | None = None,
+    deck: list[str] | None = None,
+) -> Match:
     """A match of ``user`` (seat 0) against Bea at ``level`` (seat 1)."""
     from games.ai import LEVELS
 
@@ -125,6 +133,22 @@ def start_bea_match(user: AbstractBaseUser, preset: str, target: int, level: str
         Match.Kind.BEA,
         rules,
         (SeatSpec(Seat.Kind.PLAYER, user=user), SeatSpec(Seat.Kind.BEA, bea_level=level)),
+        previous=previous,
+        deck=deck,
+    )
+
+
+def running_bea_match(user: AbstractBaseUser) -> Match | None:
+    """The user's match against Bea that is still in progress, if any (the newest)."""
+    return (
+        Match.objects.filter(
+            kind=Match.Kind.BEA,
+            status=Match.Status.ACTIVE,
+            seats__user=user,
+            seats__kind=Seat.Kind.PLAYER,
+        )
+        .order_by("-updated_at")
+        .first()
     )
 
 
@@ -252,18 +276,23 @@ def _copy_row(source: Match, target: Match) -> None:
         setattr(target, field, getattr(source, field))
 
 
-def resign(match: Match, seat: int) -> None:
+def resign(match: Match, seat: int, *, status: str = Match.Status.RESIGNED) -> None:
     """``seat`` gives up the match; the other seat wins."""
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if not locked.is_active:
             raise MatchClosed(_("This match is over."))
-        locked.status = Match.Status.RESIGNED
+        locked.status = status
         locked.winner_seat = 1 - seat
         locked.finished_at = timezone.now()
         locked.save()
     _copy_row(locked, match)
     notify_match(match)
+
+
+def abandon(match: Match, seat: int) -> None:
+    """``seat`` leaves the match for a new one; it counts as lost, like a resignation."""
+    resign(match, seat, status=Match.Status.ABANDONED)
 
 
 def bea_to_move(match: Match) -> bool:

@@ -2,10 +2,11 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import TemplateView
+
+from games.views import home
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", home, name="home"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("games/", include("games.urls")),

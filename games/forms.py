@@ -1,0 +1,107 @@
+"""Forms of the table: starting a match against Bea, and one move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.ai import LEVELS
+from games.engine import is_card
+from games.services import TARGETS
+
+PRESET_CHOICES = [
+    (
+        "standard",
+        _("Standard: undercut 25, the deal alternates; game bonus 100 and 25 per hand won."),
+    ),
+    (
+        "classic",
+        _("Classic: undercut 10, Big Gin 31, the winner deals; game bonus 100, no boxes."),
+    ),
+    ("simple", _("Simple: undercut 25, the deal alternates, no bonuses at the end.")),
+]
+PRESET_NAMES = {"standard": _("Standard"), "classic": _("Classic"), "simple": _("Simple")}
+
+LEVEL_CHOICES = [
+    ("easy", _("Easy: plays what is in front of her")),
+    ("medium", _("Medium: watches what you pick up")),
+    ("hard", _("Hard: counts the cards")),
+    ("expert", _("Expert: her very best")),
+]
+assert tuple(code for code, _label in LEVEL_CHOICES) == LEVELS
+
+
+class NewMatchForm(forms.Form):
+    preset = forms.ChoiceField(
+        label=_("Rules"), choices=PRESET_CHOICES, initial="standard", widget=forms.RadioSelect
+    )
+    target = forms.TypedChoiceField(
+        label=_("Play to"),
+        choices=[(t, _("%(points)s points") % {"points": t}) for t in TARGETS],
+        coerce=int,
+        initial=100,
+    )
+    level = forms.ChoiceField(label=_("Bea's level"), choices=LEVEL_CHOICES, initial="medium")
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
+# A move as the table's buttons post it: ``move`` names the button, ``card`` the selected card.
+MOVES: dict[str, dict[str, Any]] = {
+    "take_upcard": {"type": "take_upcard"},
+    "pass": {"type": "pass"},
+    "draw_stock": {"type": "draw", "from": "stock"},
+    "draw_discard": {"type": "draw", "from": "discard"},
+    "discard": {"type": "discard"},
+    "knock": {"type": "knock"},
+    "gin": {"type": "gin"},
+    "big_gin": {"type": "big_gin"},
+    "next_hand": {"type": "next_hand"},
+}
+NEEDS_CARD = {"discard", "knock", "gin"}
+
+
+class MoveForm(forms.Form):
+    move = forms.ChoiceField(
+        choices=[(m, m) for m in MOVES],
+        error_messages={
+            "required": _("Which move? The request named none."),
+            "invalid_choice": _("There is no move called “%(value)s”."),
+        },
+    )
+    card = forms.CharField(required=False, max_length=2, strip=True)
+    version = forms.IntegerField(
+        min_value=0,
+        error_messages={
+            "required": _("Every move must say which version of the table it was made on."),
+            "invalid": _("The version of the table must be a whole number."),
+            "min_value": _("The version of the table must be a whole number."),
+        },
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        move = data.get("move")
+        code = (data.get("card") or "").upper()
+        if move in NEEDS_CARD:
+            if not code:
+                raise forms.ValidationError(_("Select a card first, then press the button."))
+            if not is_card(code):
+                raise forms.ValidationError(_("“%(card)s” is not a card.") % {"card": code[:2]})
+        data["card"] = code
+        return data
+
+    def action(self) -> dict[str, Any]:
+        """The engine's action for a valid form."""
+        move = self.cleaned_data["move"]
+        action = dict(MOVES[move])
+        if move in NEEDS_CARD:
+            action["card"] = self.cleaned_data["card"]
+        return action
+
+    def first_error(self) -> str:
+        for errors in self.errors.values():
+            for error in errors:
+                return str(error)
+        return str(_("That request was not understood."))

@@ -1,0 +1,599 @@
+"""The table's regions: what each one shows, which ones a move changed, and their HTML.
+
+A region is a template partial of ``games/table.html`` with a stable id (see ``REGIONS``). The
+full page renders them all; an htmx response or a websocket push sends only the ones whose data
+changed, as out-of-band swaps. Everything here reads one seat's ``player_view`` and nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.engine import display
+from games.models import Match, Seat
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
+REGIONS: tuple[str, ...] = (
+    "notice",
+    "status",
+    "scores",
+    "opponent",
+    "pile",
+    "hand",
+    "actions",
+    "hint",
+    "result",
+    "history",
+)
+
+SUIT_NAMES = {
+    "C": gettext_lazy("clubs"),
+    "D": gettext_lazy("diamonds"),
+    "H": gettext_lazy("hearts"),
+    "S": gettext_lazy("spades"),
+}
+RANK_NAMES = {
+    "A": gettext_lazy("ace"),
+    "T": "10",
+    "J": gettext_lazy("jack"),
+    "Q": gettext_lazy("queen"),
+    "K": gettext_lazy("king"),
+}
+KIND_NAMES = {
+    "knock": gettext_lazy("knock"),
+    "gin": gettext_lazy("gin"),
+    "big_gin": gettext_lazy("Big Gin"),
+    "undercut": gettext_lazy("undercut"),
+    "draw": gettext_lazy("draw"),
+}
+SUIT_ORDER = "CDHS"
+RANK_ORDER = "A23456789TJQK"
+
+
+# --- Cards ------------------------------------------------------------------------------------
+
+
+def card_name(code: str) -> str:
+    """``10 of diamonds``, for screen readers and tooltips."""
+    rank = RANK_NAMES.get(code[0], code[0])
+    return _("%(rank)s of %(suit)s") % {"rank": rank, "suit": SUIT_NAMES[code[1]]}
+
+
+def card(code: str, **extra: Any) -> dict[str, Any]:
+    """What a template needs to draw one card."""
+    label = display(code)
+    return {
+        "code": code,
+        "rank": label[:-1],
+        "suit": label[-1],
+        "label": label,
+        "red": code[1] in "DH",
+        "name": card_name(code),
+        **extra,
+    }
+
+
+def _by_suit(code: str) -> tuple[int, int]:
+    return (SUIT_ORDER.index(code[1]), RANK_ORDER.index(code[0]))
+
+
+def _by_rank(code: str) -> tuple[int, int]:
+    return (RANK_ORDER.index(code[0]), SUIT_ORDER.index(code[1]))
+
+
+def _meld_order(meld: list[str]) -> list[str]:
+    return sorted(meld, key=_by_rank if len({c[1] for c in meld}) > 1 else _by_suit)
+
+
+# --- The context of one seat's table ----------------------------------------------------------
+
+
+def table_context(
+    match: Match,
+    seat: int,
+    view: dict[str, Any],
+    *,
+    hint: dict[str, Any] | None = None,
+    notice: str = "",
+    notice_level: str = "error",
+) -> dict[str, Any]:
+    """Everything the table's regions render, derived from ``view`` (one seat's player_view)."""
+    view = presented_view(match, view)
+    seats = {s.number: s for s in match.seats.all()}
+    opponent_seat = seats.get(1 - seat)
+    opponent = opponent_seat.display_name if opponent_seat else _("Opponent")
+    opponent_is_bea = opponent_seat is not None and opponent_seat.kind == Seat.Kind.BEA
+    names = {seat: _("You"), 1 - seat: opponent}
+    legal = view["legal_actions"]
+    kinds = {a["type"] for a in legal}
+    hint_action = (hint or {}).get("action") or {}
+    ctx: dict[str, Any] = {
+        "match": match,
+        "view": view,
+        "seat": seat,
+        "opponent": opponent,
+        "opponent_is_bea": opponent_is_bea,
+        "names": names,
+        "urls": _urls(match),
+        "legal_kinds": kinds,
+        "my_turn": bool(legal) and kinds != {"next_hand"},
+        "bea_to_act": opponent_is_bea and match.is_active and view["to_act"] == 1 - seat,
+        "hint": hint,
+        "hint_action": hint_action,
+        "hint_card": hint_action.get("card", ""),
+        "notice": notice,
+        "notice_level": notice_level,
+        "level": getattr(opponent_seat, "bea_level", ""),
+    }
+    ctx["hand_ended"] = view["phase"] in ("hand_over", "match_over")
+    ctx["players"] = [
+        {
+            "seat": s,
+            "name": names[s],
+            "score": view["scores"][s],
+            "hands_won": view["hands_won"][s],
+            "dealer": view["dealer"] == s,
+        }
+        for s in (seat, 1 - seat)
+    ]
+    ctx["backs"] = range(view["opponent_card_count"])
+    ctx["rules_line"] = _rules_line(view["rules"], opponent, ctx["level"])
+    ctx["status"] = _status(view, ctx)
+    ctx["last_moves"] = opponent_moves(view, opponent)
+    ctx["hand_groups"] = _hand_groups(view, hint_action)
+    ctx["pile"] = _pile(view, hint_action)
+    ctx["discard_info"] = _discard_info(view)
+    ctx["result"] = _result(view, names, seat) if view["last_hand"] else None
+    ctx["settlement"] = _settlement(view, names) if view["settlement"] else None
+    ctx["history"] = _history(view, names)
+    ctx["known_cards"] = [card(c) for c in view["known_opponent_cards"]]
+    ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]
+    return ctx
+
+
+def _rules_line(rules: dict[str, Any], opponent: str, level: str) -> str:
+    from games.forms import PRESET_NAMES
+
+    line = _("%(preset)s rules, playing to %(target)s.") % {
+        "preset": PRESET_NAMES.get(rules["name"], rules["name"]),
+        "target": rules["target"],
+    }
+    if level:
+        line += " " + _("%(name)s plays at level %(level)s.") % {"name": opponent, "level": level}
+    return line
+
+
+def presented_view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
+    """The view as the page shows it: a closed match (resigned, abandoned) offers no moves."""
+    view = dict(view)
+    view["match_status"] = match.status
+    if not match.is_active and view["phase"] != "match_over":
+        view["legal_actions"] = []
+        view["to_act"] = None
+        view["deadwood_after_discard"] = None
+    return view
+
+
+def _urls(match: Match) -> dict[str, str]:
+    pid = match.public_id
+    return {
+        name: reverse(f"games:{name}", args=[pid])
+        for name in ("table", "act", "bea", "hint", "resign")
+    }
+
+
+def _status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
+    """Whose turn and the phase, in words: a headline and one line of detail."""
+    opponent = ctx["opponent"]
+    phase = view["phase"]
+    status = view["match_status"]
+    top = display(view["discard_pile"][-1]) if view["discard_pile"] else ""
+    if status == Match.Status.RESIGNED or status == Match.Status.ABANDONED:
+        winner = view_winner_name(ctx)
+        word = _("resigned") if status == Match.Status.RESIGNED else _("abandoned")
+        return {
+            "headline": _("This match was %(how)s.") % {"how": word},
+            "detail": _("%(winner)s won it.") % {"winner": winner} if winner else "",
+        }
+    if phase == "match_over":
+        settlement = view["settlement"] or {}
+        won = settlement.get("winner") == view["seat"]
+        return {
+            "headline": _("You won the match!")
+            if won
+            else _("%(name)s won the match.") % {"name": opponent},
+            "detail": _("The settlement is below. Start a new match when you are ready."),
+        }
+    if phase == "hand_over":
+        return {
+            "headline": _("Hand %(n)s is over.") % {"n": view["hand_number"]},
+            "detail": _("Both hands are laid open below. Press Next hand to deal again."),
+        }
+    if not ctx["my_turn"]:
+        if ctx["opponent_is_bea"]:
+            return {"headline": _("Bea is thinking…"), "detail": ""}
+        return {"headline": _("Waiting for %(name)s…") % {"name": opponent}, "detail": ""}
+    if phase == "upcard_offer":
+        if view["upcard_passes"] == 0:
+            detail = _("If you pass, %(name)s may take it.") % {"name": opponent}
+        else:
+            detail = _(
+                "%(name)s passed it. If you pass too, %(name)s draws first, from the stock."
+            ) % {"name": opponent}
+        return {
+            "headline": _("Your turn: take the upcard %(card)s or pass.") % {"card": top},
+            "detail": detail,
+        }
+    if phase == "draw":
+        if view["stock_only"]:
+            return {
+                "headline": _("Your turn: draw from the stock."),
+                "detail": _("Both players passed the upcard, so the first draw is from the stock."),
+            }
+        return {
+            "headline": _("Your turn: draw a card."),
+            "detail": _("Take the top of the stock, or %(card)s from the discard pile.")
+            % {"card": top},
+        }
+    return {
+        "headline": _("Your turn: discard a card."),
+        "detail": _("Select a card, then discard it, or knock or go gin with it if you can."),
+    }
+
+
+def view_winner_name(ctx: dict[str, Any]) -> str:
+    match: Match = ctx["match"]
+    if match.winner_seat is None:
+        return ""
+    return str(ctx["names"][match.winner_seat])
+
+
+# --- What happened ----------------------------------------------------------------------------
+
+
+def _move_phrase(move: dict[str, Any]) -> str:
+    label = display(move["card"]) if move.get("card") else ""
+    kind = move["type"]
+    if kind == "pass":
+        return _("passed the upcard")
+    if kind == "take_upcard":
+        return _("took the upcard %(card)s") % {"card": label}
+    if kind == "draw" and move.get("source") == "discard":
+        return _("took %(card)s from the discard pile") % {"card": label}
+    if kind == "draw":
+        return (
+            _("drew %(card)s from the stock") % {"card": label}
+            if label
+            else _("drew from the stock")
+        )
+    if kind == "discard":
+        return _("discarded %(card)s") % {"card": label}
+    if kind == "knock":
+        return _("knocked, discarding %(card)s") % {"card": label}
+    if kind == "gin":
+        return _("went gin, discarding %(card)s") % {"card": label}
+    if kind == "big_gin":
+        return _("declared Big Gin")
+    return kind
+
+
+def _join(phrases: list[str]) -> str:
+    if len(phrases) == 1:
+        return phrases[0]
+    return _("%(first)s and %(last)s") % {"first": ", ".join(phrases[:-1]), "last": phrases[-1]}
+
+
+def opponent_moves(view: dict[str, Any], opponent: str) -> str:
+    """What the opponent did since this seat last moved, e.g. "Bea drew from the stock and
+    discarded 7♥." Empty when they have not moved since."""
+    seat = view["seat"]
+    trailing: list[dict[str, Any]] = []
+    for move in reversed(view["moves"]):
+        if move["seat"] == seat:
+            break
+        trailing.append(move)
+    if not trailing:
+        return ""
+    phrases = [_move_phrase(m) for m in reversed(trailing)]
+    return _("%(name)s %(moves)s.") % {"name": opponent, "moves": _join(phrases)}
+
+
+def describe_move(move: dict[str, Any], names: dict[int, str], seat: int) -> str:
+    """One line of the hand's move log."""
+    return _("%(name)s %(move)s") % {"name": names[move["seat"]], "move": _move_phrase(move)}
+
+
+# --- The player's hand ------------------------------------------------------------------------
+
+
+def _hand_groups(view: dict[str, Any], hint_action: dict[str, Any]) -> list[dict[str, Any]]:
+    """The hand sorted into its best melds, then the deadwood, each card ready to draw."""
+    after = view["deadwood_after_discard"] or {}
+    choosing = bool(after) and any(a["type"] == "discard" for a in view["legal_actions"])
+    knock_cards = {a["card"] for a in view["legal_actions"] if a["type"] == "knock"}
+    gin_cards = {a["card"] for a in view["legal_actions"] if a["type"] == "gin"}
+    blocked = view["cannot_discard"]
+    hinted = hint_action.get("card", "")
+
+    def one(code: str, melded: bool) -> dict[str, Any]:
+        return card(
+            code,
+            melded=melded,
+            selectable=choosing and code != blocked,
+            blocked=choosing and code == blocked,
+            after=after.get(code),
+            knock=code in knock_cards,
+            gin=code in gin_cards,
+            hinted=code == hinted,
+            fresh=code == blocked,
+        )
+
+    arrangement = view["arrangement"]
+    groups = [
+        {"melded": True, "cards": [one(c, True) for c in _meld_order(meld)]}
+        for meld in arrangement["melds"]
+    ]
+    loose = sorted(arrangement["deadwood_cards"], key=_by_suit)
+    if loose:
+        groups.append({"melded": False, "cards": [one(c, False) for c in loose]})
+    return groups
+
+
+def _pile(view: dict[str, Any], hint_action: dict[str, Any]) -> dict[str, Any]:
+    legal = view["legal_actions"]
+    kinds = {(a["type"], a.get("from")) for a in legal}
+    pile = view["discard_pile"]
+    hinted = ""
+    if hint_action.get("type") == "draw":
+        hinted = hint_action.get("from", "")
+    elif hint_action.get("type") == "take_upcard":
+        hinted = "discard"
+    return {
+        "top": card(pile[-1]) if pile else None,
+        "cards": [card(c) for c in reversed(pile)],
+        "count": len(pile),
+        "stock_count": view["stock_count"],
+        "can_draw_stock": ("draw", "stock") in kinds,
+        "can_draw_discard": ("draw", "discard") in kinds,
+        "can_take_upcard": ("take_upcard", None) in kinds,
+        "hinted": hinted,
+    }
+
+
+def _discard_info(view: dict[str, Any]) -> dict[str, Any]:
+    """For the discard phase: the reasons Knock or Gin cannot be pressed."""
+    after = view["deadwood_after_discard"] or {}
+    legal = view["legal_actions"]
+    kinds = {a["type"] for a in legal}
+    blocked = view["cannot_discard"]
+    usable = {c: d for c, d in after.items() if c != blocked}
+    best = min(usable.values()) if usable else None
+    limit = view["rules"]["knock_limit"]
+    why: list[str] = []
+    if blocked:
+        why.append(
+            _("You took %(card)s from the discard pile: it cannot go back this turn.")
+            % {"card": display(blocked)}
+        )
+    if after and "knock" not in kinds and "gin" not in kinds and best is not None:
+        why.append(
+            _(
+                "Knock needs %(limit)s or less deadwood after the discard; "
+                "your best discard leaves %(best)s."
+            )
+            % {"limit": limit, "best": best}
+        )
+    return {
+        "best": best,
+        "limit": limit,
+        "can_knock": "knock" in kinds,
+        "can_gin": "gin" in kinds,
+        "can_big_gin": "big_gin" in kinds,
+        "why": why,
+    }
+
+
+# --- End of hand and of match -----------------------------------------------------------------
+
+
+def _result(view: dict[str, Any], names: dict[int, str], seat: int) -> dict[str, Any]:
+    """The last hand laid open: both hands' melds, the layoffs, deadwood, kind and points."""
+    last = view["last_hand"]
+    kind = last["kind"]
+    knocker = last["knocker"]
+    winner = last["winner"]
+    layoffs = last.get("layoffs") or []
+    laid_on: dict[int, list[str]] = {}
+    for layoff in layoffs:
+        laid_on.setdefault(layoff["meld"], []).append(layoff["card"])
+    laid_cards = {layoff["card"] for layoff in layoffs}
+    sides = []
+    for s in (seat, 1 - seat):
+        melds = []
+        for index, meld in enumerate(last["melds"][s]):
+            cards = [card(c, melded=True) for c in _meld_order(meld)]
+            extra = [card(c, laid_off=True) for c in laid_on.get(index, [])] if s == knocker else []
+            melds.append({"cards": cards, "laid_off": extra})
+        deadwood = [card(c) for c in sorted(last["deadwood_cards"][s], key=_by_suit)]
+        sides.append(
+            {
+                "seat": s,
+                "name": names[s],
+                "knocker": s == knocker,
+                "winner": s == winner,
+                "melds": melds,
+                "deadwood_cards": deadwood,
+                "deadwood": last["deadwood"][s],
+                "laid_off": [card(c) for c in sorted(laid_cards, key=_by_suit)]
+                if s != knocker and knocker is not None
+                else [],
+            }
+        )
+    return {
+        "kind": kind,
+        "kind_name": KIND_NAMES.get(kind, kind),
+        "hand_number": last.get("hand_number"),
+        "points": last["points"],
+        "headline": _result_headline(kind, knocker, winner, last["points"], names, seat),
+        "sides": sides,
+        "undercut_bonus": view["rules"]["undercut_bonus"],
+    }
+
+
+def _result_headline(
+    kind: str,
+    knocker: int | None,
+    winner: int | None,
+    points_won: int,
+    names: dict[int, str],
+    seat: int,
+) -> str:
+    if kind == "draw" or knocker is None or winner is None:
+        return _("A draw: the stock ran down to two cards. No points; the same dealer deals again.")
+    you_knocked = knocker == seat
+    other = names[1 - seat]
+    values = {"name": other, "points": points_won}
+    if kind == "undercut":
+        if you_knocked:
+            return _("%(name)s undercut your knock and scores %(points)s.") % values
+        return _("You undercut %(name)s's knock and score %(points)s.") % values
+    if kind == "gin":
+        if you_knocked:
+            return _("You went gin and score %(points)s.") % values
+        return _("%(name)s went gin and scores %(points)s.") % values
+    if kind == "big_gin":
+        if you_knocked:
+            return _("You went Big Gin and score %(points)s.") % values
+        return _("%(name)s went Big Gin and scores %(points)s.") % values
+    if you_knocked:
+        return _("You knocked and score %(points)s.") % values
+    return _("%(name)s knocked and scores %(points)s.") % values
+
+
+def _settlement(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    s = view["settlement"]
+    winner, loser = s["winner"], s["loser"]
+    return {
+        "winner": names[winner],
+        "loser": names[loser],
+        "columns": [names[winner], names[loser]],
+        "rows": [
+            (_("Points"), s["scores"][winner], s["scores"][loser]),
+            (_("Game bonus"), s["game_bonus"], 0),
+            (
+                _("Boxes (%(bonus)s per hand won)") % {"bonus": s["box_bonus"]},
+                s["boxes"][winner],
+                s["boxes"][loser],
+            ),
+            (_("Tally"), s["tallies"][winner], s["tallies"][loser]),
+        ],
+        "hands_won": (s["hands_won"][winner], s["hands_won"][loser]),
+        "shutout": s["shutout"],
+        "doubled": s["doubled"],
+        "net": s["net"],
+    }
+
+
+def _history(view: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
+    rows = []
+    for h in view["history"]:
+        winner = h.get("winner")
+        rows.append(
+            {
+                "hand_number": h["hand_number"],
+                "kind": KIND_NAMES.get(h["kind"], h["kind"]),
+                "winner": names[winner] if winner is not None else "—",
+                "points": h["points"],
+            }
+        )
+    return rows
+
+
+# --- Which regions changed, and their HTML ----------------------------------------------------
+
+
+def _draw_moves(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [a for a in view["legal_actions"] if a["type"] in ("draw", "take_upcard")]
+
+
+def region_data(view: dict[str, Any], name: str) -> Any:
+    """What region ``name`` renders from ``view``: it changed iff this changed.
+
+    A region that holds a form also depends on the version its hidden input carries.
+    """
+    legal = view["legal_actions"]
+    status = view.get("match_status")
+    if name in ("status", "hint", "notice"):
+        # The status names the last move and holds Bea's trigger; a hint is stale after any move;
+        # a notice is about the previous request.
+        return (view["version"], view["phase"], status)
+    if name == "scores":
+        return (view["scores"], view["hands_won"], view["hand_number"], view["dealer"])
+    if name == "opponent":
+        return (view["opponent_card_count"], view["known_opponent_cards"], view["phase"], status)
+    if name == "pile":
+        draws = _draw_moves(view)
+        return (
+            view["discard_pile"],
+            view["stock_count"],
+            draws,
+            view["version"] if draws else None,
+        )
+    if name == "hand":
+        discards = [a for a in legal if a["type"] in ("discard", "knock", "gin")]
+        ended = view["phase"] in ("hand_over", "match_over")
+        return (view["hand"], view["arrangement"], view["deadwood_after_discard"], discards, ended)
+    if name == "actions":
+        return (legal, view["phase"], view["to_act"], status, view["version"] if legal else None)
+    if name == "result":
+        return (view["last_hand"], view["settlement"], view["phase"], status)
+    if name == "history":
+        return (view["history"], view["moves"])
+    raise ValueError(f"unknown region {name!r}")
+
+
+def changed_regions(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
+    """The regions whose data differs between two views of one seat (all of them without a
+    ``before``). Both views should come from ``presented_view``."""
+    if before is None:
+        return list(REGIONS)
+    return [name for name in REGIONS if region_data(before, name) != region_data(after, name)]
+
+
+def render_regions(
+    names: list[str] | tuple[str, ...],
+    context: dict[str, Any],
+    request: HttpRequest | None = None,
+) -> str:
+    """The named regions as out-of-band swaps, concatenated."""
+    ctx = {**context, "oob": True}
+    return "".join(render_to_string(f"games/table.html#{n}", ctx, request) for n in names)
+
+
+def render_update(
+    match: Match,
+    seat: int,
+    before: dict[str, Any] | None,
+    after: dict[str, Any],
+    *,
+    request: HttpRequest | None = None,
+    notice: str = "",
+    always: tuple[str, ...] = ("notice",),
+) -> str:
+    """The out-of-band HTML that brings a page showing ``before`` to ``after`` for ``seat``.
+
+    This is what the htmx views answer and what a websocket consumer pushes to each seat.
+    """
+    shown_before = presented_view(match, before) if before is not None else None
+    shown_after = presented_view(match, after)
+    names = changed_regions(shown_before, shown_after)
+    names = [n for n in REGIONS if n in names or n in always]
+    context = table_context(match, seat, after, notice=notice)
+    return render_regions(names, context, request)

@@ -1,0 +1,63 @@
+// The table's small client side: keeps Discard/Knock/Gin in step with the selected card and
+// shows a message when a request fails outside the server's own refusals. Everything works
+// without it (the server checks every move); this only makes the buttons honest sooner.
+(function () {
+  "use strict";
+
+  function refreshSelection() {
+    var form = document.getElementById("play");
+    if (!form) return;
+    var selection = form.querySelector(".selection");
+    if (!selection) return;
+    var picked = form.querySelector('input[name="card"]:checked');
+    var buttons = {
+      card: form.querySelector('button[data-needs="card"]'),
+      knock: form.querySelector('button[data-needs="knock"]'),
+      gin: form.querySelector('button[data-needs="gin"]'),
+    };
+    if (buttons.card) buttons.card.disabled = !picked;
+    // data-any: the server found a knock for some card; otherwise Knock stays disabled.
+    var knockable = buttons.knock && buttons.knock.hasAttribute("data-any");
+    if (knockable) buttons.knock.disabled = !(picked && picked.hasAttribute("data-knock"));
+    if (buttons.gin) buttons.gin.disabled = !(picked && picked.hasAttribute("data-gin"));
+    if (!picked) {
+      selection.textContent = selection.dataset.none;
+      return;
+    }
+    var text = selection.dataset.some
+      .replace("{card}", picked.dataset.label)
+      .replace("{after}", picked.dataset.after);
+    if (knockable && !picked.hasAttribute("data-knock") && !picked.hasAttribute("data-gin")) {
+      text += " " + selection.dataset.noknock;
+    }
+    selection.textContent = text;
+  }
+
+  function notice(message) {
+    var box = document.getElementById("notice");
+    if (!box) return;
+    box.innerHTML = "";
+    var p = document.createElement("p");
+    p.textContent = message;
+    box.appendChild(p);
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches('#play input[name="card"]')) {
+      refreshSelection();
+    }
+  });
+  document.addEventListener("DOMContentLoaded", refreshSelection);
+  document.addEventListener("htmx:afterSettle", refreshSelection);
+  document.addEventListener("htmx:afterSwap", refreshSelection);
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    var table = document.getElementById("table");
+    var template = (table && table.dataset.failed) || "The server refused that ({status}). Reload the page.";
+    notice(template.replace("{status}", status));
+  });
+  document.addEventListener("htmx:sendError", function () {
+    var table = document.getElementById("table");
+    notice((table && table.dataset.offline) || "No connection to the server. Try again.");
+  });
+})();
