@@ -177,7 +177,10 @@ def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (rate + z * z / (2 * n)) / denom
     half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 or n wins the bound is exactly 0 or 1; say so rather than trust the rounding.
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    high = 1.0 if wins >= n else min(1.0, centre + half)
+    return (low, high)
 
 
 @dataclass

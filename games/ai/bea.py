@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from games.engine.cards import ALL_CARDS, BIT, INDEX, RANK_POINTS
@@ -66,13 +67,56 @@ def _stock_odds(known: Knowledge) -> list[tuple[int, float]]:
     return out
 
 
+def _neighbours(index: int) -> int:
+    """The cards that can share a meld with one card: its rank, and two either side in its suit."""
+    rank, suit = index % 13, index // 13
+    out = 0
+    for s in range(4):
+        out |= 1 << (s * 13 + rank)
+    for step in (-2, -1, 1, 2):
+        if 0 <= rank + step < 13:
+            out |= 1 << (suit * 13 + rank + step)
+    return out & ~(1 << index)
+
+
+NEIGHBOURS = [_neighbours(i) for i in range(52)]
+POINTS_OF_BIT = {1 << i: RANK_POINTS[i % 13] for i in range(52)}
+
+
+@lru_cache(maxsize=1 << 17)
+def best_drop(mask: int) -> tuple[int, int]:
+    """``best_discard_of_mask``, remembered: self-play and look-ahead ask for the same hands."""
+    return best_discard_of_mask(mask)
+
+
+def zone_of(mask: int) -> int:
+    zone = 0
+    m = mask
+    while m:
+        low = m & -m
+        m ^= low
+        zone |= NEIGHBOURS[low.bit_length() - 1]
+    return zone
+
+
 def expected_next(mask: int, stock: list[tuple[int, float]]) -> float:
     """Expected least deadwood of a ten-card hand after drawing one stock card and discarding."""
+    dw = deadwood_of_mask(mask)
+    zone = zone_of(mask)
+    # A card that shares no meld with the hand stays deadwood: keeping it means dropping the
+    # hand's best card to drop, the same for every such card, so it is computed once.
+    spare = -1
     total = weight = 0.0
     for bit, q in stock:
-        total += q * best_discard_of_mask(mask | bit)[1]
+        if bit & zone:
+            value = best_drop(mask | bit)[1]
+        else:
+            if spare < 0:
+                spare = best_drop(mask)[1]
+            value = min(dw, spare + POINTS_OF_BIT[bit])
+        total += q * value
         weight += q
-    return total / weight if weight else float(deadwood_of_mask(mask))
+    return total / weight if weight else float(dw)
 
 
 def hand_value(mask: int, stock: list[tuple[int, float]], style: Style) -> float:
@@ -136,10 +180,21 @@ def should_take(known: Knowledge, style: Style) -> bool:
         if i != INDEX[top]
     )
     # The stock: each draw followed by the plain least-deadwood discard, valued the same way.
+    # A draw that melds with nothing and is simply thrown back leaves today's hand: value it once.
+    zone = zone_of(known.hand)
+    now = deadwood_of_mask(known.hand)
+    spare = best_drop(known.hand)[1]
+    unchanged: float | None = None
     total = weight = 0.0
     for b, q in stock:
-        index, _ = best_discard_of_mask(known.hand | b)
-        total += q * hand_value((known.hand | b) & ~(1 << index), stock, style)
+        if not b & zone and now <= spare + POINTS_OF_BIT[b]:
+            if unchanged is None:
+                unchanged = hand_value(known.hand, stock, style)
+            value = unchanged
+        else:
+            index, _ = best_drop(known.hand | b)
+            value = hand_value((known.hand | b) & ~(1 << index), stock, style)
+        total += q * value
         weight += q
     draw = total / weight if weight else take
     return take + style.take_margin < draw
