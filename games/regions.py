@@ -151,6 +151,12 @@ def table_context(
     ctx["pile"] = _pile(view, hint_action)
     ctx["discard_info"] = _discard_info(view)
     ctx["result"] = _result(view, names, seat) if view["last_hand"] else None
+    ctx["show_result"] = bool(
+        (ctx["result"] and ctx["hand_ended"])
+        or view["settlement"]
+        or view["phase"] == "match_over"
+        or not match.is_active
+    )
     ctx["settlement"] = _settlement(view, names) if view["settlement"] else None
     ctx["history"] = _history(view, names)
     ctx["known_cards"] = [card(c) for c in view["known_opponent_cards"]]
@@ -291,11 +297,15 @@ def _join(phrases: list[str]) -> str:
 
 
 def opponent_moves(view: dict[str, Any], opponent: str) -> str:
-    """What the opponent did since this seat last moved, e.g. "Bea drew from the stock and
-    discarded 7♥." Empty when they have not moved since."""
+    """What the opponent did in their last turn, e.g. "Bea drew from the stock and discarded
+    7♥." Empty when they have not moved since this seat's last turn."""
     seat = view["seat"]
+    moves = list(view["moves"])
+    # Skip this seat's own moves of the turn in progress (a draw before the discard).
+    while moves and moves[-1]["seat"] == seat:
+        moves.pop()
     trailing: list[dict[str, Any]] = []
-    for move in reversed(view["moves"]):
+    for move in reversed(moves):
         if move["seat"] == seat:
             break
         trailing.append(move)
@@ -418,9 +428,13 @@ def _result(view: dict[str, Any], names: dict[int, str], seat: int) -> dict[str,
     for s in (seat, 1 - seat):
         melds = []
         for index, meld in enumerate(last["melds"][s]):
-            cards = [card(c, melded=True) for c in _meld_order(meld)]
-            extra = [card(c, laid_off=True) for c in laid_on.get(index, [])] if s == knocker else []
-            melds.append({"cards": cards, "laid_off": extra})
+            # Laid-off cards sit in the knocker's meld where they fit, marked as laid off.
+            extra = laid_on.get(index, []) if s == knocker else []
+            cards = [
+                card(c, melded=c not in extra, laid_off=c in extra)
+                for c in _meld_order([*meld, *extra])
+            ]
+            melds.append({"cards": cards})
         deadwood = [card(c) for c in sorted(last["deadwood_cards"][s], key=_by_suit)]
         sides.append(
             {

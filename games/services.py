@@ -172,7 +172,8 @@ def _remember(match: Match, state: MatchState) -> MatchState:
 def load_state(match: Match) -> MatchState:
     """The match's current state, derived from its log."""
     cached = _cache.get(match.pk)
-    if cached is not None and cached.version == match.version:
+    # The seed too: a deleted match's primary key can be reused (SQLite, test rollbacks).
+    if cached is not None and cached.version == match.version and cached.seed == match.seed:
         return cached
     state = new_match(Ruleset.from_dict(match.rules), seed=match.seed, deck=match.first_deck)
     for action in match.actions.order_by("seq"):
