@@ -198,6 +198,7 @@ class Summary:
     ci95: tuple[float, float] = (0.0, 1.0)
     hands: int = 0
     drawn_hands: int = 0
+    points: list[int] = field(default_factory=lambda: [0, 0])  # summed match scores
     knocks: list[int] = field(default_factory=lambda: [0, 0])
     gins: list[int] = field(default_factory=lambda: [0, 0])
     undercuts: list[int] = field(default_factory=lambda: [0, 0])
@@ -222,6 +223,7 @@ def summarise(results: Iterable[MatchResult], summary: Summary) -> Summary:
         summary.hands += r.hands
         summary.drawn_hands += r.drawn_hands
         for p in (0, 1):
+            summary.points[p] += r.scores[p]
             summary.knocks[p] += r.knocks[p]
             summary.gins[p] += r.gins[p]
             summary.undercuts[p] += r.undercuts[p]
@@ -309,6 +311,7 @@ def report(summary: Summary) -> str:
         f"wins          A {s.wins[0]}   B {s.wins[1]}",
         f"A win rate    {100 * s.win_rate:.1f}%  (95% CI {100 * low:.1f}% - {100 * high:.1f}%)",
         f"hands         {s.hands} ({s.drawn_hands} drawn)",
+        f"points        A {s.points[0]}   B {s.points[1]}",
         f"knocks        A {s.knocks[0]}   B {s.knocks[1]}",
         f"gins          A {s.gins[0]}   B {s.gins[1]}",
         f"undercuts     A {s.undercuts[0]}   B {s.undercuts[1]}  (scored by)",

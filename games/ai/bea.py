@@ -42,13 +42,15 @@ class Style:
     max_undercut: float  # the undercut risk Bea accepts early in a hand
     take_margin: float  # how much better taking the face-up card must look than the stock
     infer_no_knock: bool  # assume an opponent who could have knocked would have
+    rollouts: int = 0  # play-outs comparing a knock with holding on (0: undercut risk only)
+    knock_margin: float = 0.0  # points a knock may trail holding on and still be preferred
 
 
 STYLES: dict[str, Style] = {
     "easy": Style(0.0, 0.0, 0.35, 0.5, 0, 1.0, 0.0, False),
     "medium": Style(0.5, 0.0, 0.0, 0.0, 0, 1.0, 0.0, False),
     "hard": Style(0.6, 4.0, 0.0, 0.0, 60, 0.25, 0.5, False),
-    "expert": Style(0.6, 5.0, 0.0, 0.0, 200, 0.2, 0.5, True),
+    "expert": Style(0.6, 5.0, 0.0, 0.0, 200, 0.2, 0.5, True, rollouts=40),
 }
 
 
@@ -255,8 +257,83 @@ def knock_outlook(
     return undercuts / weight, points / weight
 
 
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(low)
+    return out
+
+
+def _settle(knocker: int, defender: int, bonus: int) -> int:
+    """Points to the knocker (negative: to the defender) when ``knocker`` knocks or goes gin."""
+    mine = deadwood_of_mask(knocker)
+    if mine == 0:
+        return 25 + deadwood_of_mask(defender)
+    theirs = defender_deadwood(defender, melds_of_mask(knocker))
+    return theirs - mine if theirs > mine else -(mine - theirs + bonus)
+
+
+def play_on_value(
+    known: Knowledge, mine: int, thrown: str, view: dict[str, Any], style: Style, rng: random.Random
+) -> float:
+    """Mean points (to Bea) of holding on for gin or an undercut instead of knocking.
+
+    Each rollout samples the opponent's hand and the stock order, then plays the hand out: the
+    opponent plays like a knock-at-the-first-chance player (take a card that melds, throw the
+    least deadwood, knock when allowed), Bea draws and throws the same greedy way but knocks only
+    with gin, or with whatever she has when the stock is about to run out.
+    """
+    limit = view["rules"]["knock_limit"]
+    bonus = view["rules"]["undercut_bonus"]
+    total = 0.0
+    for _ in range(style.rollouts):
+        opp = sample_opponent(known, rng)
+        stock = _bits(known.unseen & ~opp)
+        rng.shuffle(stock)
+        top = BIT[thrown]
+        me = mine
+        result = 0
+        while True:
+            # The opponent's turn.
+            if not stock:
+                break
+            if melds_with(opp, top.bit_length() - 1):
+                held = opp | top
+                options = [(dw, i) for i, dw in discard_deadwoods_of_mask(held) if 1 << i != top]
+                dw, index = min(options)
+            else:
+                held = opp | stock.pop()
+                index, dw = best_drop(held)
+            opp = held & ~(1 << index)
+            top = 1 << index
+            if dw <= limit:
+                result = -_settle(opp, me, bonus)
+                break
+            if len(stock) <= 2:
+                break
+            # Bea's turn.
+            held = me | stock.pop()
+            index, dw = best_drop(held)
+            me = held & ~(1 << index)
+            top = 1 << index
+            if dw == 0 or (dw <= limit and len(stock) <= 3):
+                result = _settle(me, opp, bonus)
+                break
+            if len(stock) <= 2:
+                break
+        total += result
+    return total / style.rollouts if style.rollouts else 0.0
+
+
 def choose_knock(
-    known: Knowledge, view: dict[str, Any], style: Style, rng: random.Random, card: str
+    known: Knowledge,
+    view: dict[str, Any],
+    style: Style,
+    rng: random.Random,
+    card: str,
+    cards: list[str],
 ) -> bool:
     """Knock (with ``card``) now rather than play on?"""
     if style.careless_knock:
@@ -265,6 +342,11 @@ def choose_knock(
         return True
     after = known.hand & ~BIT[card]
     risk, mean = knock_outlook(known, after, view, style, rng)
+    if style.rollouts:
+        # Knock unless holding on for gin or an undercut is worth more on average.
+        plain, _ = pick_discard(known, [c for c in cards if c != card] or [card], style, rng)
+        hold = play_on_value(known, known.hand & ~BIT[plain], plain, view, style, rng)
+        return mean + style.knock_margin >= hold
     # Late in the hand the opponent is closer to knocking or gin; accept more risk as the stock
     # runs down, and at the very end take any knock that is more likely to win than not.
     stock = known.stock_count
@@ -304,6 +386,6 @@ def decide(view: dict[str, Any], style: Style, rng: random.Random) -> dict[str, 
         # The knock worth judging is the one leaving the least deadwood.
         after = dict((ALL_CARDS[i], dw) for i, dw in discard_deadwoods_of_mask(known.hand))
         knock_card = min(knocks, key=lambda c: (after[c], scores.get(c, 0.0), BIT[c]))
-        if choose_knock(known, view, style, rng, knock_card):
+        if choose_knock(known, view, style, rng, knock_card, cards):
             return {"type": "knock", "card": knock_card}
     return {"type": "discard", "card": card}
