@@ -544,6 +544,7 @@ def region_data(view: dict[str, Any], name: str) -> Any:
     """
     legal = view["legal_actions"]
     status = view.get("match_status")
+    ended = view["phase"] in ("hand_over", "match_over")
     if name in ("status", "hint", "notice"):
         # The status names the last move and holds Bea's trigger; a hint is stale after any move;
         # a notice is about the previous request.
@@ -551,7 +552,7 @@ def region_data(view: dict[str, Any], name: str) -> Any:
     if name == "scores":
         return (view["scores"], view["hands_won"], view["hand_number"], view["dealer"])
     if name == "opponent":
-        return (view["opponent_card_count"], view["known_opponent_cards"], view["phase"], status)
+        return (view["opponent_card_count"], view["known_opponent_cards"], ended, status)
     if name == "pile":
         draws = _draw_moves(view)
         return (
@@ -562,12 +563,11 @@ def region_data(view: dict[str, Any], name: str) -> Any:
         )
     if name == "hand":
         discards = [a for a in legal if a["type"] in ("discard", "knock", "gin")]
-        ended = view["phase"] in ("hand_over", "match_over")
         return (view["hand"], view["arrangement"], view["deadwood_after_discard"], discards, ended)
     if name == "actions":
         return (legal, view["phase"], view["to_act"], status, view["version"] if legal else None)
     if name == "result":
-        return (view["last_hand"], view["settlement"], view["phase"], status)
+        return (view["last_hand"], view["settlement"], ended, status)
     if name == "history":
         return (view["history"], view["moves"])
     raise ValueError(f"unknown region {name!r}")

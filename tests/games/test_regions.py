@@ -1,0 +1,61 @@
+"""games.regions: which regions a move changes (what htmx answers and sockets push)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from games import services
+from games.regions import REGIONS, changed_regions, presented_view, render_update
+
+from .conftest import ALICE_KNOCKS, BEA_LOOSE, stacked, start
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+pytestmark = pytest.mark.django_db
+
+
+def _step(match, seat, action):  # type: ignore[no-untyped-def]
+    before = {s: presented_view(match, services.player_view(match, s)) for s in (0, 1)}
+    services.submit(match, seat, action, match.version)
+    after = {s: presented_view(match, services.player_view(match, s)) for s in (0, 1)}
+    return {s: changed_regions(before[s], after[s]) for s in (0, 1)}
+
+
+def test_it_names_every_region_without_a_before(alice: User):
+    match = start(alice)
+    view = presented_view(match, services.player_view(match, 0))
+    assert changed_regions(None, view) == list(REGIONS)
+
+
+def test_it_names_only_what_a_draw_changed(alice: User):
+    match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    _step(match, 0, {"type": "pass"})
+    _step(match, 1, {"type": "pass"})
+    changed = _step(match, 0, {"type": "draw", "from": "stock"})
+    assert set(changed[0]) == {"status", "pile", "hand", "actions", "hint", "notice", "history"}
+    # Bea's page: the stock shrank and Alice holds one more card; her own hand is the same.
+    assert "opponent" in changed[1] and "pile" in changed[1]
+    assert "hand" not in changed[1] and "scores" not in changed[1]
+
+
+def test_it_names_scores_and_result_at_the_end_of_a_hand(alice: User):
+    match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    _step(match, 0, {"type": "pass"})
+    _step(match, 1, {"type": "pass"})
+    _step(match, 0, {"type": "draw", "from": "stock"})
+    changed = _step(match, 0, {"type": "knock", "card": "KD"})
+    for seat in (0, 1):
+        assert {"scores", "result", "status", "actions"} <= set(changed[seat])
+
+
+def test_it_renders_the_update_for_each_seat(alice: User):
+    match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    before = services.player_view(match, 1)
+    services.submit(match, 0, {"type": "pass"}, 0)
+    html = render_update(match, 1, before, services.player_view(match, 1))
+    assert 'id="status"' in html and 'hx-swap-oob="true"' in html
+    # Seat 1's own hand is rendered for seat 1 only when it changed; Alice's never.
+    assert "Deadwood 10" not in html
