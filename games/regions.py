@@ -301,9 +301,11 @@ def opponent_moves(view: dict[str, Any], opponent: str) -> str:
     7♥." Empty when they have not moved since this seat's last turn."""
     seat = view["seat"]
     moves = list(view["moves"])
-    # Skip this seat's own moves of the turn in progress (a draw before the discard).
-    while moves and moves[-1]["seat"] == seat:
-        moves.pop()
+    # Skip this seat's own draw of the turn in progress; once the hand has ended, a last move
+    # of this seat's means the opponent did nothing since.
+    if view["phase"] == "discard":
+        while moves and moves[-1]["seat"] == seat:
+            moves.pop()
     trailing: list[dict[str, Any]] = []
     for move in reversed(moves):
         if move["seat"] == seat:

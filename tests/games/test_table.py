@@ -157,3 +157,15 @@ def test_it_shows_the_hand_history(alice: User, alice_client: Client):
     assert "1 hand played" in page
     assert "<td>1</td><td>knock</td><td>You</td><td>78</td>" in page
     assert "Hand</dt>\n      <dd>2</dd>" in page
+
+
+def test_it_says_what_bea_just_did_during_the_players_turn(alice: User, alice_client: Client):
+    match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    move(alice_client, match, "pass")
+    bea_moves(match, {"type": "pass"})
+    move(alice_client, match, "draw_stock")
+    page = alice_client.get(url(match, "table")).content.decode()
+    assert "Bea passed the upcard." in page  # still shown after Alice's own draw
+    move(alice_client, match, "knock", "KD")
+    page = alice_client.get(url(match, "table")).content.decode()
+    assert "Bea passed the upcard." not in page  # the hand ended on Alice's move
