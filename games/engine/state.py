@@ -128,15 +128,19 @@ def new_match(
 def _card_of(action: dict[str, Any]) -> str:
     card = action.get("card")
     if not is_card(card):
+        # No example card in the reason: a reason never names a card the player may not see.
         raise IllegalAction(
-            f"Malformed action: {action.get('type')} needs a card code such as 'TD'."
+            f"Malformed action: {action.get('type')} needs a card code, "
+            "a rank (A23456789TJQK) then a suit (CDHS)."
         )
     assert isinstance(card, str)
     return card
 
 
 def _check_shape(seat: object, action: object) -> str:
-    if seat not in (0, 1) or isinstance(seat, bool):
+    # Only the ints 0 and 1: True and 1.0 compare equal to 1 but are not seats (a float seat
+    # used to pass this check and then crash indexing the hands with a TypeError).
+    if type(seat) is not int or seat not in (0, 1):
         raise IllegalAction("There is no such seat: seats are 0 and 1.")
     if not isinstance(action, dict):
         raise IllegalAction("Malformed action: an action is an object with a 'type'.")
