@@ -8,7 +8,7 @@ regions that changed, as out-of-band swaps; a plain form post is redirected back
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
 
 from games import services
 from games.ai import hint as bea_hint
@@ -23,12 +24,20 @@ from games.forms import PRESET_NAMES, MoveForm, NewMatchForm
 from games.models import Match
 from games.regions import REGIONS, render_regions, render_update, table_context
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
 # Without JavaScript a press of Continue lets Bea finish her turn; this bounds it.
 BEA_MOVES_PER_CONTINUE = 8
 HINT_REGIONS = ("hint", "pile", "hand", "actions")
 
 
-def _get_match_for_player(request: HttpRequest, public_id: str) -> tuple[Match, int | None]:
+def _get_match_for_player(request: HtmxHttpRequest, public_id: str) -> tuple[Match, int | None]:
     """The match and the seat the user holds in it (None when they hold none)."""
     match = get_object_or_404(Match.objects.prefetch_related("seats__user"), public_id=public_id)
     return match, services.seat_of(match, request.user)
@@ -42,7 +51,7 @@ def _hint_for(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def _table_response(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     match: Match,
     seat: int,
     *,
@@ -58,7 +67,7 @@ def _table_response(
 
 
 def _refused(
-    request: HttpRequest, match: Match, seat: int | None, status: int, message: str
+    request: HtmxHttpRequest, match: Match, seat: int | None, status: int, message: str
 ) -> HttpResponse:
     """A refused request: the message, and the table as it really is now."""
     if seat is None:
@@ -72,7 +81,7 @@ def _refused(
 
 
 def _moved(
-    request: HttpRequest, match: Match, seat: int, before: dict[str, Any] | None
+    request: HtmxHttpRequest, match: Match, seat: int, before: dict[str, Any] | None
 ) -> HttpResponse:
     """The answer to a move that went through."""
     if not request.htmx:
@@ -81,7 +90,7 @@ def _moved(
     return HttpResponse(render_update(match, seat, before, after, request=request))
 
 
-def _client_version(request: HttpRequest) -> int | None:
+def _client_version(request: HtmxHttpRequest) -> int | None:
     raw = request.POST.get("version", "")
     return int(raw) if raw.isdigit() else None
 
@@ -90,7 +99,7 @@ def _client_version(request: HttpRequest) -> int | None:
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     running = None
     if request.user.is_authenticated:
         match = services.running_bea_match(request.user)
@@ -99,7 +108,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"form": NewMatchForm(), "running": running})
 
 
-def _summary(match: Match, request: HttpRequest) -> dict[str, Any] | None:
+def _summary(match: Match, request: HtmxHttpRequest) -> dict[str, Any] | None:
     seat = services.seat_of(match, request.user)
     if seat is None:
         return None
@@ -117,7 +126,7 @@ def _summary(match: Match, request: HttpRequest) -> dict[str, Any] | None:
 
 
 @login_required
-def table(request: HttpRequest, public_id: str) -> HttpResponse:
+def table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
         raise Http404(_("No such match."))
@@ -126,11 +135,12 @@ def table(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def new_match(request: HttpRequest) -> HttpResponse:
+def new_match(request: HtmxHttpRequest) -> HttpResponse:
     form = NewMatchForm(request.POST)
     if not form.is_valid():
         return render(request, "home.html", {"form": form, "running": None}, status=400)
-    running = services.running_bea_match(request.user)
+    user = cast("User", request.user)  # login_required
+    running = services.running_bea_match(user)
     if running is not None and not form.cleaned_data["confirm"]:
         return render(
             request,
@@ -149,9 +159,9 @@ def new_match(request: HttpRequest) -> HttpResponse:
     else:
         # "New match" under a finished match links the two.
         previous_id = request.POST.get("previous", "")
-        previous = Match.objects.filter(public_id=previous_id, seats__user=request.user).first()
+        previous = Match.objects.filter(public_id=previous_id, seats__user=user).first()
     match = services.start_bea_match(
-        request.user, data["preset"], data["target"], data["level"], previous=previous
+        user, data["preset"], data["target"], data["level"], previous=previous
     )
     return redirect("games:table", match.public_id)
 
@@ -161,7 +171,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def act(request: HttpRequest, public_id: str) -> HttpResponse:
+def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
         return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
@@ -178,7 +188,7 @@ def act(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def bea(request: HttpRequest, public_id: str) -> HttpResponse:
+def bea(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """Let Bea make her move. With htmx one action per request, so that the page can pause
     between them; without, she finishes her turn."""
     match, seat = _get_match_for_player(request, public_id)
@@ -199,7 +209,7 @@ def bea(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 @login_required
-def hint(request: HttpRequest, public_id: str) -> HttpResponse:
+def hint(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
         raise Http404(_("No such match."))
@@ -211,7 +221,7 @@ def hint(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 @login_required
-def resign(request: HttpRequest, public_id: str) -> HttpResponse:
+def resign(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """GET asks for confirmation; POST with ``confirm`` resigns."""
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
