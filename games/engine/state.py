@@ -77,9 +77,10 @@ def _deal(state: MatchState, deck: list[str] | tuple[str, ...]) -> MatchState:
     hands: list[tuple[str, ...]] = [(), ()]
     hands[1 - state.dealer] = tuple(deck[0:10])
     hands[state.dealer] = tuple(deck[10:20])
+    # Without the upcard offer, the non-dealer simply opens with a draw from either pile.
     return replace(
         state,
-        phase="upcard_offer",
+        phase="upcard_offer" if state.rules.upcard_offer else "draw",
         to_act=1 - state.dealer,
         hands=(hands[0], hands[1]),
         discard=(deck[20],),

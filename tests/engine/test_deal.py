@@ -74,3 +74,17 @@ def test_it_needs_a_seed_or_a_deck() -> None:
 def test_it_refuses_a_deck_that_is_not_the_52_cards(deck: list[str]) -> None:
     with pytest.raises(ValueError):
         new_match(STANDARD, deck=deck)
+
+
+def test_it_opens_with_a_draw_from_either_pile_when_the_upcard_offer_is_off() -> None:
+    from dataclasses import replace
+
+    rules = replace(STANDARD, upcard_offer=False)
+    state = new_match(rules, deck=stacked(P0, P1, "4S", "5D 6D"))
+    assert state.phase == "draw"
+    assert state.to_act == 0
+    assert legal_actions(state, 0) == [
+        {"type": "draw", "from": "stock"},
+        {"type": "draw", "from": "discard"},
+    ]
+    assert legal_actions(state, 1) == []
