@@ -27,12 +27,27 @@ else
     say "Dependencies up to date (pyproject.toml unchanged)"
 fi
 
+apt_updated=0
+apt_install() {
+    if [[ $apt_updated -eq 0 ]]; then
+        say "Updating Debian package lists"
+        apt-get update -qq
+        apt_updated=1
+    fi
+    say "Installing Debian packages: $*"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
 compile_messages() {
     if [[ ! -d locale ]]; then
         return 0
     fi
+    # The German catalogue needs gettext's msgfmt; install it where we may.
+    if ! command -v msgfmt >/dev/null && [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+        apt_install gettext
+    fi
     if ! command -v msgfmt >/dev/null; then
-        say "Skipping compilemessages: gettext (msgfmt) is not installed"
+        say "Skipping compilemessages: gettext (msgfmt) is not installed; pages stay in English"
         return 0
     fi
     say "Compiling translations"
