@@ -80,3 +80,130 @@ def display_name_of(user: Any) -> str:
     """What other players see for this user (allauth's ACCOUNT_USER_DISPLAY, too)."""
     profile = getattr(user, "profile", None)
     return getattr(profile, "display_name", "") or user.get_username()
+
+
+# --- The lobby: who is here, who challenged whom, open seeks, blocks ------------------------------
+
+
+class Presence(models.Model):
+    """One open lobby or match page (a websocket), or a recent plain page view.
+
+    A player is online while any of their rows was seen within ``services.PRESENCE_TTL``. Rows
+    live in the database, not in a process, so every ASGI worker sees the same lobby; a row whose
+    socket died without a close simply goes stale and is swept.
+    """
+
+    channel_name = models.CharField(max_length=255, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="presences"
+    )
+    last_seen = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id} via {self.channel_name} at {self.last_seen:%H:%M:%S}"
+
+
+class Block(models.Model):
+    """``blocker`` takes no challenges from ``blocked`` (and sees none of their seeks)."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_received"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class Challenge(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        CANCELLED = "cancelled", _("Cancelled")
+        EXPIRED = "expired", _("Expired")
+
+    class Reason(models.TextChoices):
+        LATER = "later", _("Maybe later")
+        RULES = "rules", _("Different rules, please")
+        NOT_INTERESTED = "not_interested", _("Not interested")
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    preset = models.CharField(max_length=16)
+    target = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    reason = models.CharField(max_length=16, choices=Reason.choices, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # The database, not a check-then-insert, keeps a second open challenge out.
+            models.UniqueConstraint(
+                fields=["challenger", "challenged"],
+                condition=models.Q(status="open"),
+                name="one_open_challenge_per_pair",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "expires_at"])]
+
+    def __str__(self) -> str:
+        rules = f"{self.preset}/{self.target}"
+        return f"{self.challenger_id} -> {self.challenged_id} {rules} {self.status}"
+
+
+class Seek(models.Model):
+    """ "Anyone for a 100-point standard game?" The first player to accept gets the match."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        ACCEPTED = "accepted", _("Accepted")
+        CANCELLED = "cancelled", _("Cancelled")
+        EXPIRED = "expired", _("Expired")
+
+    poster = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks"
+    )
+    preset = models.CharField(max_length=16)
+    target = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seeks_accepted",
+    )
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["poster"], condition=models.Q(status="open"), name="one_open_seek"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seek {self.pk} by {self.poster_id} {self.preset}/{self.target} {self.status}"

@@ -1,5 +1,9 @@
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from lobby.consumers import LobbyConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+]

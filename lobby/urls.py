@@ -7,8 +7,18 @@ from lobby import views
 app_name = "lobby"
 
 # Mounted at the site root: the account pages live at /settings/ and /players/<username>/,
-# and the lobby itself (a later issue) at /lobby/.
+# the lobby at /lobby/.
 urlpatterns: list[URLPattern | URLResolver] = [
     path("settings/", views.account_settings, name="settings"),
     path("players/<str:username>/", views.player, name="player"),
+    path("players/<str:username>/block", views.block_player, name="block"),
+    path("players/<str:username>/unblock", views.unblock_player, name="unblock"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("lobby/challenges/", views.send_challenge, name="challenge"),
+    path("lobby/challenges/<int:pk>/accept", views.accept_challenge, name="accept_challenge"),
+    path("lobby/challenges/<int:pk>/decline", views.decline_challenge, name="decline_challenge"),
+    path("lobby/challenges/<int:pk>/cancel", views.cancel_challenge, name="cancel_challenge"),
+    path("lobby/seeks/", views.post_seek, name="post_seek"),
+    path("lobby/seeks/<int:pk>/accept", views.accept_seek, name="accept_seek"),
+    path("lobby/seeks/<int:pk>/cancel", views.cancel_seek, name="cancel_seek"),
 ]

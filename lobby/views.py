@@ -1,4 +1,10 @@
-"""Account pages: Settings (display name, language) and the public player profile."""
+"""Account pages (Settings, the public player profile) and the lobby.
+
+Lobby views are thin: an access helper, a call into ``lobby.services`` (the lobby's one door),
+and an answer. With htmx the answer is the user's lobby regions as out-of-band swaps (refusals
+too, with their status and message); without JavaScript a change redirects (post/redirect/get)
+and a refusal renders the whole page with its status.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +13,23 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
 
-from games.services import player_stats
+from games.forms import PRESET_NAMES
+from games.models import Match
+from games.services import TARGETS, player_stats
+from lobby import regions as lobby_regions
+from lobby import services as lobby_services
 from lobby.forms import SettingsForm
 from lobby.language import set_language_cookie
-from lobby.models import ensure_profile
+from lobby.models import Challenge, Seek, display_name_of, ensure_profile
 
 
 def _get_player(username: str) -> AbstractBaseUser:
@@ -56,5 +69,203 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "profile": ensure_profile(user),
         "stats": player_stats(user),
         "is_me": user == request.user,
+        "i_blocked": (
+            request.user.is_authenticated and lobby_services.has_blocked(request.user, user)  # type: ignore[arg-type]
+        ),
+        # The challenge form on the profile page offers what the lobby's does.
+        "presets": list(PRESET_NAMES.items()),
+        "targets": TARGETS,
     }
     return render(request, "lobby/player.html", ctx)
+
+
+# --- The lobby ------------------------------------------------------------------------------------
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _get_challenge_for_user(request: HttpRequest, pk: int) -> Challenge:
+    """A challenge the user sent or received; anyone else's is 404, as if it did not exist."""
+    return get_object_or_404(
+        Challenge.objects.filter(Q(challenger=request.user) | Q(challenged=request.user)), pk=pk
+    )
+
+
+def _get_seek(pk: int) -> Seek:
+    # Seeks are public: anyone in the lobby may see and accept one.
+    return get_object_or_404(Seek, pk=pk)
+
+
+def _lobby_answer(
+    request: HtmxHttpRequest, *, status: int = 200, notice: str = "", level: str = ""
+) -> HttpResponse:
+    """The lobby as it is now for this user: every region as out-of-band swaps under htmx,
+    the whole page otherwise."""
+    user = request.user
+    if request.htmx:
+        html = lobby_regions.render_regions(
+            user,  # type: ignore[arg-type]
+            lobby_services.REGIONS,
+            request=request,
+            notice=notice,
+            notice_level=level,
+        )
+        return HttpResponse(html, status=status)
+    context = lobby_regions.lobby_context(
+        user,  # type: ignore[arg-type]
+        notice=notice,
+        notice_level=level,
+    )
+    return render(request, "lobby/lobby.html", context, status=status)
+
+
+def _done(request: HtmxHttpRequest, message: str) -> HttpResponse:
+    """A change that went through: post/redirect/get without htmx, the fresh regions with it."""
+    if request.htmx:
+        return _lobby_answer(request, notice=message, level="ok")
+    messages.success(request, message)
+    return redirect("lobby:lobby")
+
+
+def _refused(request: HtmxHttpRequest, refused: lobby_services.Refused) -> HttpResponse:
+    return _lobby_answer(request, status=refused.status, notice=refused.message, level="error")
+
+
+def _to_match(request: HtmxHttpRequest, match: Match) -> HttpResponse:
+    url = reverse("games:table", args=[match.public_id])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+@login_required
+@require_GET
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    lobby_services.seen_over_http(request.user)  # type: ignore[arg-type]
+    return _lobby_answer(request)
+
+
+@require_POST
+@login_required
+def send_challenge(request: HtmxHttpRequest) -> HttpResponse:
+    lobby_services.seen_over_http(request.user)  # type: ignore[arg-type]
+    user_model = get_user_model()
+    username = request.POST.get("to", "")
+    other = user_model.objects.filter(
+        **{user_model.USERNAME_FIELD: username, "is_active": True}
+    ).first()
+    if other is None:
+        return _refused(request, lobby_services.Refused(_("There is no player of that name.")))
+    try:
+        lobby_services.challenge(
+            request.user,  # type: ignore[arg-type]
+            other,
+            request.POST.get("preset", ""),
+            request.POST.get("target", ""),
+        )
+    except lobby_services.Refused as refused:
+        return _refused(request, refused)
+    return _done(request, _("Challenge sent to %(name)s.") % {"name": display_name_of(other)})
+
+
+@require_POST
+@login_required
+def accept_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    item = _get_challenge_for_user(request, pk)
+    try:
+        match = lobby_services.accept_challenge(item, request.user)  # type: ignore[arg-type]
+    except lobby_services.Refused as refused:
+        return _refused(request, refused)
+    return _to_match(request, match)
+
+
+@require_POST
+@login_required
+def decline_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    item = _get_challenge_for_user(request, pk)
+    try:
+        lobby_services.decline_challenge(
+            item,
+            request.user,  # type: ignore[arg-type]
+            request.POST.get("reason", ""),
+        )
+    except lobby_services.Refused as refused:
+        return _refused(request, refused)
+    return _done(request, _("Challenge declined."))
+
+
+@require_POST
+@login_required
+def cancel_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    item = _get_challenge_for_user(request, pk)
+    try:
+        lobby_services.cancel_challenge(item, request.user)  # type: ignore[arg-type]
+    except lobby_services.Refused as refused:
+        return _refused(request, refused)
+    return _done(request, _("Challenge cancelled."))
+
+
+@require_POST
+@login_required
+def post_seek(request: HtmxHttpRequest) -> HttpResponse:
+    try:
+        lobby_services.post_seek(
+            request.user,  # type: ignore[arg-type]
+            request.POST.get("preset", ""),
+            request.POST.get("target", ""),
+        )
+    except lobby_services.Refused as refused:
+        return _refused(request, refused)
+    return _done(request, _("Seek posted. The first player to accept it plays you."))
+
+
+@require_POST
+@login_required
+def accept_seek(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    seek = _get_seek(pk)
+    lobby_services.seen_over_http(request.user)  # type: ignore[arg-type]
+    try:
+        match = lobby_services.accept_seek(seek, request.user)  # type: ignore[arg-type]
+    except lobby_services.Refused as refused:
+        return _refused(request, refused)
+    return _to_match(request, match)
+
+
+@require_POST
+@login_required
+def cancel_seek(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    seek = _get_seek(pk)
+    try:
+        lobby_services.cancel_seek(seek, request.user)  # type: ignore[arg-type]
+    except lobby_services.Refused as refused:
+        return _refused(request, refused)
+    return _done(request, _("Seek cancelled."))
+
+
+@require_POST
+@login_required
+def block_player(request: HtmxHttpRequest, username: str) -> HttpResponse:
+    other = _get_player(username)
+    try:
+        lobby_services.block(request.user, other)  # type: ignore[arg-type]
+    except lobby_services.Refused as refused:
+        messages.error(request, refused.message)
+        return redirect("lobby:player", username)
+    messages.success(
+        request,
+        _("You blocked %(name)s: they cannot challenge you.") % {"name": display_name_of(other)},
+    )
+    return redirect("lobby:player", username)
+
+
+@require_POST
+@login_required
+def unblock_player(request: HtmxHttpRequest, username: str) -> HttpResponse:
+    other = _get_player(username)
+    lobby_services.unblock(request.user, other)  # type: ignore[arg-type]
+    messages.success(request, _("You unblocked %(name)s.") % {"name": display_name_of(other)})
+    return redirect("lobby:player", username)

@@ -1,0 +1,230 @@
+"""The lobby page's regions, rendered for one user.
+
+Each region is a partial of ``lobby/lobby.html`` with a stable id. The full page renders them
+all; an htmx answer and a websocket push render the named ones with ``oob`` set, for the user
+who will see them (their own challenges, their blocks, their buttons). Nothing here is sent to
+a group: the group only learns region names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, F, Q
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.forms import PRESET_NAMES
+from games.models import Match, Seat
+from games.services import TARGETS
+from lobby import services
+from lobby.models import Block, Challenge, Seek, display_name_of
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+    from django.http import HttpRequest
+
+TEMPLATE = "lobby/lobby.html"
+REASON_TEXT = {
+    Challenge.Reason.LATER.value: _("maybe later"),
+    Challenge.Reason.RULES.value: _("different rules, please"),
+    Challenge.Reason.NOT_INTERESTED.value: _("not interested"),
+}
+
+
+def _stats(user_ids: Iterable[int]) -> dict[int, dict[str, int]]:
+    """Matches played and won per player, in one query (the profile page has the full set)."""
+    rows = (
+        Seat.objects.filter(user_id__in=list(user_ids), kind=Seat.Kind.PLAYER)
+        .exclude(match__status=Match.Status.ACTIVE)
+        .values("user_id")
+        .annotate(
+            played=Count("match", distinct=True),
+            won=Count("match", filter=Q(number=F("match__winner_seat")), distinct=True),
+        )
+    )
+    return {row["user_id"]: {"played": row["played"], "won": row["won"]} for row in rows}
+
+
+def _blocks(user: AbstractBaseUser) -> tuple[set[int], set[int]]:
+    """Whom ``user`` blocked, and who blocked ``user``."""
+    mine = set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
+    theirs = set(Block.objects.filter(blocked=user).values_list("blocker_id", flat=True))
+    return mine, theirs
+
+
+def _rules_label(preset: str, target: int) -> str:
+    return str(
+        _("%(preset)s to %(target)s")
+        % {"preset": PRESET_NAMES.get(preset, preset), "target": target}
+    )
+
+
+def players_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
+    online = services.online_user_ids(now)
+    busy = services.busy_user_ids(now)
+    i_blocked, _blocked_me = _blocks(user)
+    users = (
+        get_user_model()
+        .objects.filter(pk__in=online, is_active=True)
+        .select_related("profile")
+        .order_by("profile__display_name")
+    )
+    stats = _stats(online)
+    players = []
+    for other in users:
+        row = stats.get(other.pk, {"played": 0, "won": 0})
+        players.append(
+            {
+                "user": other,
+                "name": display_name_of(other),
+                "username": other.get_username(),
+                "is_me": other.pk == user.pk,
+                "busy": other.pk in busy,
+                "played": row["played"],
+                "won": row["won"],
+                "blocked": other.pk in i_blocked,
+            }
+        )
+    # Me first, then everyone by name: the list is for finding someone else.
+    players.sort(key=lambda p: (not p["is_me"], p["name"].lower()))
+    return {"players": players, "me_busy": user.pk in busy}
+
+
+def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
+    online = services.online_user_ids(now)
+    base = Challenge.objects.select_related("challenger__profile", "challenged__profile")
+    incoming = [
+        c
+        for c in base.filter(challenged=user, status=Challenge.Status.OPEN, expires_at__gt=now)
+        if c.challenger_id in online
+    ]
+    # The challenger sees their open challenges, and for a while what became of the others.
+    sent = base.filter(challenger=user).filter(
+        Q(status=Challenge.Status.OPEN, expires_at__gt=now)
+        | Q(
+            status__in=[Challenge.Status.DECLINED, Challenge.Status.EXPIRED],
+            answered_at__gt=now - services.ANSWER_SHOWN,
+        )
+    )
+    outgoing = []
+    for c in sent:
+        outgoing.append(
+            {
+                "challenge": c,
+                "name": display_name_of(c.challenged),
+                "rules": _rules_label(c.preset, c.target),
+                "open": c.status == Challenge.Status.OPEN,
+                "reason": REASON_TEXT.get(c.reason, ""),
+            }
+        )
+    return {
+        "incoming": [
+            {
+                "challenge": c,
+                "name": display_name_of(c.challenger),
+                "rules": _rules_label(c.preset, c.target),
+                "seconds_left": max(0, int((c.expires_at - now).total_seconds())),
+            }
+            for c in incoming
+        ],
+        "outgoing": outgoing,
+        "reasons": Challenge.Reason.choices,
+    }
+
+
+def seeks_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
+    online = services.online_user_ids(now)
+    i_blocked, blocked_me = _blocks(user)
+    hidden = i_blocked | blocked_me
+    seeks = []
+    mine = None
+    for seek in Seek.objects.filter(status=Seek.Status.OPEN).select_related("poster__profile"):
+        if seek.poster_id == user.pk:
+            mine = seek
+        elif seek.poster_id in hidden or seek.poster_id not in online:
+            continue
+        seeks.append(
+            {
+                "seek": seek,
+                "name": display_name_of(seek.poster),
+                "rules": _rules_label(seek.preset, seek.target),
+                "mine": seek.poster_id == user.pk,
+            }
+        )
+    return {"seeks": seeks, "my_seek": mine}
+
+
+def matches_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
+    recent = (
+        Match.objects.filter(
+            kind=Match.Kind.LOBBY,
+            status=Match.Status.ACTIVE,
+            updated_at__gt=now - services.MATCH_IDLE,
+        )
+        .prefetch_related("seats__user__profile")
+        .order_by("-updated_at")[:50]
+    )
+    matches = []
+    for match in recent:
+        seats = list(match.seats.all())
+        scores = list(match.scores or [0, 0])
+        matches.append(
+            {
+                "match": match,
+                "names": [seat.display_name for seat in seats],
+                "scores": scores,
+                "target": (match.rules or {}).get("target"),
+                "mine": any(seat.user_id == user.pk for seat in seats),
+            }
+        )
+    return {"matches": matches}
+
+
+BUILDERS = {
+    "players": players_context,
+    "challenges": challenges_context,
+    "seeks": seeks_context,
+    "matches": matches_context,
+}
+
+
+def lobby_context(
+    user: AbstractBaseUser, names: Iterable[str] = services.REGIONS, **extra: Any
+) -> dict[str, Any]:
+    """Everything the named regions of ``user``'s lobby page need."""
+    now = timezone.now()
+    context: dict[str, Any] = {
+        "presets": list(PRESET_NAMES.items()),
+        "targets": TARGETS,
+        "heartbeat_seconds": services.HEARTBEAT_SECONDS,
+    }
+    for name in names:
+        context.update(BUILDERS[name](user, now))
+    context.update(extra)
+    return context
+
+
+def render_regions(
+    user: AbstractBaseUser,
+    names: Iterable[str],
+    *,
+    request: HttpRequest | None = None,
+    csrf_token: str = "",
+    notice: str = "",
+    notice_level: str = "",
+) -> str:
+    """The named regions as out-of-band swaps (plus the notice when there is one)."""
+    wanted = [name for name in services.REGIONS if name in set(names)]
+    context = lobby_context(user, wanted, oob=True, notice=notice, notice_level=notice_level)
+    context["user"] = user
+    if csrf_token:
+        context["csrf_token"] = csrf_token
+    parts = [render_to_string(f"{TEMPLATE}#{name}", context, request=request) for name in wanted]
+    if notice or request is not None:
+        parts.insert(0, render_to_string(f"{TEMPLATE}#notice", context, request=request))
+    return "".join(parts)

@@ -1,0 +1,131 @@
+// The lobby's small client side. The server renders everything and pushes regions over the
+// websocket (htmx ws extension); this file only does what HTML cannot:
+//  - follow a pushed #lobby-redirect[data-redirect] (a match was just started for me),
+//  - beep when a new challenge to me arrives, if I switched the sound on (kept in localStorage),
+//  - say so when a request fails or the connection drops.
+(function () {
+  "use strict";
+
+  var SOUND_KEY = "lobby.sound";
+  var seenChallenges = null; // ids of incoming challenges already on the page
+  var audio = null;
+
+  function soundOn() {
+    try {
+      return window.localStorage.getItem(SOUND_KEY) === "on";
+    } catch (e) {
+      return false;
+    }
+  }
+
+  function audioContext() {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return null;
+    if (!audio) audio = new Ctx();
+    // Browsers start audio suspended until a user gesture; the toggle click is one.
+    if (audio.state === "suspended") audio.resume();
+    return audio;
+  }
+
+  function beep() {
+    var ctx = audioContext();
+    if (!ctx) return;
+    // Two short rising tones: noticeable, not alarming. No audio file, nothing fetched.
+    [0, 0.16].forEach(function (offset, i) {
+      var osc = ctx.createOscillator();
+      var gain = ctx.createGain();
+      osc.type = "sine";
+      osc.frequency.value = i === 0 ? 660 : 880;
+      var start = ctx.currentTime + offset;
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(0.2, start + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.14);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(start);
+      osc.stop(start + 0.15);
+    });
+  }
+
+  function incomingIds() {
+    var ids = {};
+    document.querySelectorAll("#lobby-challenges [data-incoming]").forEach(function (el) {
+      ids[el.getAttribute("data-incoming")] = true;
+    });
+    return ids;
+  }
+
+  function checkChallenges() {
+    var now = incomingIds();
+    if (seenChallenges !== null) {
+      var fresh = Object.keys(now).some(function (id) {
+        return !seenChallenges[id];
+      });
+      if (fresh && soundOn()) beep();
+    }
+    seenChallenges = now;
+  }
+
+  function followRedirect() {
+    var target = document.querySelector("#lobby-redirect[data-redirect]");
+    if (!target) return;
+    var url = target.getAttribute("data-redirect");
+    // Only our own paths: a pushed element must not send anyone off-site.
+    if (url && url.charAt(0) === "/" && url.charAt(1) !== "/") window.location.assign(url);
+  }
+
+  function notice(message) {
+    var box = document.getElementById("lobby-notice");
+    if (!box) return;
+    box.className = "notice error";
+    box.innerHTML = "";
+    var p = document.createElement("p");
+    p.textContent = message;
+    box.appendChild(p);
+  }
+
+  function lobbyData(name, fallback) {
+    var lobby = document.getElementById("lobby");
+    return (lobby && lobby.dataset[name]) || fallback;
+  }
+
+  function setUpSoundToggle() {
+    var box = document.getElementById("lobby-sound");
+    if (!box) return;
+    box.closest("label").hidden = false;
+    box.checked = soundOn();
+    box.addEventListener("change", function () {
+      try {
+        window.localStorage.setItem(SOUND_KEY, box.checked ? "on" : "off");
+      } catch (e) {
+        /* private mode: the toggle just lasts for this page */
+      }
+      if (box.checked) beep(); // a sample, and the gesture that unlocks audio
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!document.getElementById("lobby")) return;
+    setUpSoundToggle();
+    checkChallenges();
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    followRedirect();
+    checkChallenges();
+  });
+  document.addEventListener("htmx:afterSettle", checkChallenges);
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    notice(lobbyData("failed", "The server refused that ({status}).").replace("{status}", status));
+  });
+  document.addEventListener("htmx:sendError", function () {
+    notice(lobbyData("offline", "No connection to the server."));
+  });
+  document.addEventListener("htmx:wsClose", function () {
+    notice(lobbyData("offline", "No connection to the server."));
+  });
+  document.addEventListener("htmx:wsOpen", function () {
+    var box = document.getElementById("lobby-notice");
+    // The connection is back; the server's catch-up push brings the regions up to date.
+    if (box && box.classList.contains("error")) box.innerHTML = "";
+  });
+})();
