@@ -34,6 +34,10 @@ class Match(models.Model):
         FINISHED = "finished", _("Finished")
         RESIGNED = "resigned", _("Resigned")
         ABANDONED = "abandoned", _("Abandoned")
+        # Won by the other seat: the player to move stayed away too long (the winner claimed it).
+        TIMED_OUT = "timed_out", _("Won on time")
+        # Replaced by a new match both players agreed to; counts for nobody.
+        RESTARTED = "restarted", _("Restarted")
 
     public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -90,6 +94,12 @@ class Seat(models.Model):
     name = models.CharField(max_length=40, blank=True)
     bea_level = models.CharField(max_length=16, blank=True)
     guest_key_hash = models.CharField(max_length=128, blank=True, editable=False)
+    # Live presence, shared by every server process through the database: how many sockets
+    # this seat holds open now, and when one of them last proved alive (connect, heartbeat,
+    # disconnect). A process that dies leaves ``connections`` too high, so a seat only counts
+    # as connected while ``last_seen`` is also fresh.
+    connections = models.PositiveSmallIntegerField(default=0)
+    last_seen = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -149,3 +159,43 @@ class HandRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} hand {self.hand_number}: {self.kind} {self.points}"
+
+
+class Offer(models.Model):
+    """A proposal from one seat that needs the other's yes: a rematch after the match, or a
+    restart in the middle of it. At most one is pending per match."""
+
+    class Kind(models.TextChoices):
+        REMATCH = "rematch", _("Rematch")
+        RESTART = "restart", _("Restart")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="offers")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    from_seat = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    # The match that an accepted offer started; both pages follow it there.
+    result = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # A double click or two tabs can never leave two open offers on one match.
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=models.Q(status="pending"),
+                name="one_pending_offer_per_match",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} from seat {self.from_seat} on {self.match_id}: {self.status}"

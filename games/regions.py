@@ -21,8 +21,10 @@ if TYPE_CHECKING:
     from django.http import HttpRequest
 
 REGIONS: tuple[str, ...] = (
+    "version",
     "notice",
     "status",
+    "live",
     "scores",
     "opponent",
     "pile",
@@ -103,14 +105,18 @@ def table_context(
     hint: dict[str, Any] | None = None,
     notice: str = "",
     notice_level: str = "error",
+    spectator: bool = False,
 ) -> dict[str, Any]:
-    """Everything the table's regions render, derived from ``view`` (one seat's player_view)."""
+    """Everything the table's regions render, derived from ``view`` (one seat's player_view,
+    or with ``spectator`` a watcher's view from ``spectator_as_view``, drawn from seat 0)."""
     view = presented_view(match, view)
     seats = {s.number: s for s in match.seats.all()}
     opponent_seat = seats.get(1 - seat)
     opponent = opponent_seat.display_name if opponent_seat else _("Opponent")
     opponent_is_bea = opponent_seat is not None and opponent_seat.kind == Seat.Kind.BEA
     names = {seat: _("You"), 1 - seat: opponent}
+    if spectator:
+        names = {n: s.display_name for n, s in seats.items()}
     legal = view["legal_actions"]
     kinds = {a["type"] for a in legal}
     hint_action = (hint or {}).get("action") or {}
@@ -131,7 +137,17 @@ def table_context(
         "notice": notice,
         "notice_level": notice_level,
         "level": getattr(opponent_seat, "bea_level", ""),
+        "spectator": spectator,
+        "live": view.get("live"),
+        "ws_url": f"/ws/games/{match.public_id}/" if view.get("live") is not None else "",
     }
+    if spectator:
+        ctx["watched"] = {
+            "name": names[seat],
+            "backs": range(view["spectated"]["card_count"]),
+            "count": view["spectated"]["card_count"],
+            "known": [card(c) for c in view["spectated"]["known"]],
+        }
     ctx["hand_ended"] = view["phase"] in ("hand_over", "match_over")
     ctx["players"] = [
         {
@@ -146,11 +162,14 @@ def table_context(
     ctx["backs"] = range(view["opponent_card_count"])
     ctx["rules_line"] = _rules_line(view["rules"], opponent, ctx["level"])
     ctx["status"] = _status(view, ctx)
-    ctx["last_moves"] = opponent_moves(view, opponent)
+    ctx["last_moves"] = (
+        _last_move_line(view, names) if spectator else opponent_moves(view, opponent)
+    )
+    ctx["presence"] = _presence(ctx["live"], names, seat, spectator)
     ctx["hand_groups"] = _hand_groups(view, hint_action)
     ctx["pile"] = _pile(view, hint_action)
     ctx["discard_info"] = _discard_info(view)
-    ctx["result"] = _result(view, names, seat) if view["last_hand"] else None
+    ctx["result"] = _result(view, names, seat, spectator) if view["last_hand"] else None
     ctx["show_result"] = bool(
         (ctx["result"] and ctx["hand_ended"])
         or view["settlement"]
@@ -162,6 +181,49 @@ def table_context(
     ctx["known_cards"] = [card(c) for c in view["known_opponent_cards"]]
     ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]
     return ctx
+
+
+def spectator_as_view(watched: dict[str, Any]) -> dict[str, Any]:
+    """A spectator_view shaped like seat 0's player_view with no cards of its own, so that the
+    same regions draw it: seat 0's hand shows as backs and its known cards, never its codes."""
+    view = dict(watched)
+    view.update(
+        seat=0,
+        hand=[],
+        arrangement={"melds": [], "deadwood": 0, "deadwood_cards": []},
+        opponent_card_count=watched["card_counts"][1],
+        known_opponent_cards=watched["known_cards"][1],
+        legal_actions=[],
+        cannot_discard=None,
+        deadwood_after_discard=None,
+        spectated={"card_count": watched["card_counts"][0], "known": watched["known_cards"][0]},
+    )
+    return view
+
+
+def _last_move_line(view: dict[str, Any], names: dict[int, str]) -> str:
+    """For watchers: the latest move, whoever made it."""
+    if not view["moves"]:
+        return ""
+    move = view["moves"][-1]
+    return _("%(name)s %(moves)s.") % {"name": names[move["seat"]], "moves": _move_phrase(move)}
+
+
+def _presence(
+    live: dict[str, Any] | None, names: dict[int, str], seat: int, spectator: bool
+) -> list[dict[str, Any]]:
+    """Who is at the table right now: the opponent for a player, both players for a watcher."""
+    if not live:
+        return []
+    shown = (0, 1) if spectator else (1 - seat,)
+    return [
+        {
+            "name": names[n],
+            "connected": live["connected"][n],
+            "label": _("connected") if live["connected"][n] else _("away"),
+        }
+        for n in shown
+    ]
 
 
 def _rules_line(rules: dict[str, Any], opponent: str, level: str) -> str:
@@ -191,7 +253,7 @@ def _urls(match: Match) -> dict[str, str]:
     pid = match.public_id
     return {
         name: reverse(f"games:{name}", args=[pid])
-        for name in ("table", "act", "bea", "hint", "resign")
+        for name in ("table", "act", "bea", "hint", "resign", "offer", "answer", "claim")
     }
 
 
@@ -207,6 +269,32 @@ def _status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
         return {
             "headline": _("This match was %(how)s.") % {"how": word},
             "detail": _("%(winner)s won it.") % {"winner": winner} if winner else "",
+        }
+    if status == Match.Status.TIMED_OUT:
+        return {
+            "headline": _("This match was won on time."),
+            "detail": _("%(winner)s claimed the win while the player to move was away.")
+            % {"winner": view_winner_name(ctx)},
+        }
+    if status == Match.Status.RESTARTED:
+        return {
+            "headline": _("This match was restarted."),
+            "detail": _("Both players agreed to start again; it counts for nobody."),
+        }
+    if ctx["spectator"] and phase not in ("hand_over", "match_over"):
+        mover = view["to_act"]
+        return {
+            "headline": _("%(name)s to move.") % {"name": ctx["names"][mover]}
+            if mover is not None
+            else "",
+            "detail": _("You are watching: neither hand is shown until the hand ends."),
+        }
+    if ctx["spectator"] and phase == "match_over":
+        settlement = view["settlement"] or {}
+        return {
+            "headline": _("%(name)s won the match.")
+            % {"name": ctx["names"].get(settlement.get("winner"), "")},
+            "detail": "",
         }
     if phase == "match_over":
         settlement = view["settlement"] or {}
@@ -415,7 +503,9 @@ def _discard_info(view: dict[str, Any]) -> dict[str, Any]:
 # --- End of hand and of match -----------------------------------------------------------------
 
 
-def _result(view: dict[str, Any], names: dict[int, str], seat: int) -> dict[str, Any]:
+def _result(
+    view: dict[str, Any], names: dict[int, str], seat: int, spectator: bool = False
+) -> dict[str, Any]:
     """The last hand laid open: both hands' melds, the layoffs, deadwood, kind and points."""
     last = view["last_hand"]
     kind = last["kind"]
@@ -457,7 +547,9 @@ def _result(view: dict[str, Any], names: dict[int, str], seat: int) -> dict[str,
         "kind_name": KIND_NAMES.get(kind, kind),
         "hand_number": last.get("hand_number"),
         "points": last["points"],
-        "headline": _result_headline(kind, knocker, winner, last["points"], names, seat),
+        "headline": _watched_headline(kind, knocker, winner, last["points"], names)
+        if spectator
+        else _result_headline(kind, knocker, winner, last["points"], names, seat),
         "sides": sides,
         "undercut_bonus": view["rules"]["undercut_bonus"],
     }
@@ -490,6 +582,22 @@ def _result_headline(
         return _("%(name)s went Big Gin and scores %(points)s.") % values
     if you_knocked:
         return _("You knocked and score %(points)s.") % values
+    return _("%(name)s knocked and scores %(points)s.") % values
+
+
+def _watched_headline(
+    kind: str, knocker: int | None, winner: int | None, points_won: int, names: dict[int, str]
+) -> str:
+    """The hand's result in the third person, for watchers."""
+    if kind == "draw" or knocker is None or winner is None:
+        return _("A draw: the stock ran down to two cards. No points; the same dealer deals again.")
+    values = {"name": names[winner], "other": names[1 - winner], "points": points_won}
+    if kind == "undercut":
+        return _("%(name)s undercut %(other)s's knock and scores %(points)s.") % values
+    if kind == "gin":
+        return _("%(name)s went gin and scores %(points)s.") % values
+    if kind == "big_gin":
+        return _("%(name)s went Big Gin and scores %(points)s.") % values
     return _("%(name)s knocked and scores %(points)s.") % values
 
 
@@ -547,6 +655,12 @@ def region_data(view: dict[str, Any], name: str) -> Any:
     legal = view["legal_actions"]
     status = view.get("match_status")
     ended = view["phase"] in ("hand_over", "match_over")
+    if name == "version":
+        return view["version"]
+    if name == "live":
+        # Its forms carry the version; presence and offers change without a move.
+        live = view.get("live")
+        return (live, view["version"], status) if live is not None else None
     if name in ("status", "hint", "notice"):
         # The status names the last move and holds Bea's trigger; a hint is stale after any move;
         # a notice is about the previous request.
@@ -565,7 +679,14 @@ def region_data(view: dict[str, Any], name: str) -> Any:
         )
     if name == "hand":
         discards = [a for a in legal if a["type"] in ("discard", "knock", "gin")]
-        return (view["hand"], view["arrangement"], view["deadwood_after_discard"], discards, ended)
+        return (
+            view["hand"],
+            view["arrangement"],
+            view["deadwood_after_discard"],
+            discards,
+            ended,
+            view.get("spectated"),
+        )
     if name == "actions":
         return (legal, view["phase"], view["to_act"], status, view["version"] if legal else None)
     if name == "result":
@@ -602,6 +723,8 @@ def render_update(
     request: HttpRequest | None = None,
     notice: str = "",
     always: tuple[str, ...] = ("notice",),
+    spectator: bool = False,
+    csrf_token: str = "",
 ) -> str:
     """The out-of-band HTML that brings a page showing ``before`` to ``after`` for ``seat``.
 
@@ -611,5 +734,11 @@ def render_update(
     shown_after = presented_view(match, after)
     names = changed_regions(shown_before, shown_after)
     names = [n for n in REGIONS if n in names or n in always]
-    context = table_context(match, seat, after, notice=notice)
+    if not names:
+        return ""
+    context = table_context(match, seat, after, notice=notice, spectator=spectator)
+    if request is None:
+        # Pushed over a socket: no request, so the forms take the token from the cookie.
+        # Without one they render no token field and htmx's X-CSRFToken header carries it.
+        context["csrf_token"] = csrf_token
     return render_regions(names, context, request)

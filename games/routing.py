@@ -1,5 +1,9 @@
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from games import consumers
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/games/<str:public_id>/", consumers.MatchConsumer.as_asgi()),
+]

@@ -22,8 +22,9 @@ from django.utils.translation import gettext as _
 
 from games.engine import PRESETS, IllegalAction, MatchState, Ruleset, apply, new_match
 from games.engine import player_view as engine_player_view
+from games.engine import spectator_view as engine_spectator_view
 
-from .models import Action, HandRecord, Match, Seat
+from .models import Action, HandRecord, Match, Offer, Seat
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -190,6 +191,25 @@ def player_view(match: Match, seat: int) -> dict[str, Any]:
     return engine_player_view(load_state(match), seat)
 
 
+def spectator_view(match: Match) -> dict[str, Any]:
+    """What a watcher may see: public information only (the engine's spectator view)."""
+    return engine_spectator_view(load_state(match))
+
+
+def is_live(match: Match) -> bool:
+    """A match between two signed-in people: presence, offers and the socket apply."""
+    seats = list(match.seats.all())
+    return len(seats) == 2 and all(
+        s.kind == Seat.Kind.PLAYER and s.user_id is not None for s in seats
+    )
+
+
+def can_watch(match: Match, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    """Anyone signed in may watch a lobby match; a private table or a match against Bea is
+    only for the people in it."""
+    return bool(user is not None and user.is_authenticated and match.kind == Match.Kind.LOBBY)
+
+
 def seat_of(match: Match, user: AbstractBaseUser | AnonymousUser | None) -> int | None:
     """The seat ``user`` holds in ``match``, or None."""
     if user is None or not user.is_authenticated:
@@ -288,6 +308,7 @@ def resign(match: Match, seat: int, *, status: str = Match.Status.RESIGNED) -> N
         locked.finished_at = timezone.now()
         locked.save()
     _copy_row(locked, match)
+    _withdraw_open_offers(match, Offer.Kind.RESTART)
     notify_match(match)
 
 
@@ -324,6 +345,233 @@ def play_bea(match: Match) -> MatchState | None:
         return None  # another request already moved for her
 
 
+# --- Live play: presence ---------------------------------------------------------------------
+
+# Each open socket of a seat touches ``last_seen`` this often; a seat whose socket has not been
+# heard of for STALE_AFTER counts as away even if its close never arrived (a killed process).
+HEARTBEAT_SECONDS = 10
+STALE_AFTER_SECONDS = 30
+# How long the player to move may be away before the other may claim the win.
+CLAIM_AFTER_SECONDS = 60
+
+
+def seat_connected(match_pk: int, number: int) -> None:
+    """A socket of this seat opened: count it and tell the table."""
+    from django.db.models import F
+
+    Seat.objects.filter(match_id=match_pk, number=number).update(
+        connections=F("connections") + 1, last_seen=timezone.now()
+    )
+    _notify_pk(match_pk)
+
+
+def seat_heartbeat(match_pk: int, number: int) -> None:
+    Seat.objects.filter(match_id=match_pk, number=number).update(last_seen=timezone.now())
+
+
+def seat_disconnected(match_pk: int, number: int) -> None:
+    """A socket of this seat closed: it no longer counts, and the table hears of it."""
+    from django.db.models import F, Value
+    from django.db.models.functions import Greatest
+
+    Seat.objects.filter(match_id=match_pk, number=number).update(
+        connections=Greatest(F("connections") - 1, Value(0)), last_seen=timezone.now()
+    )
+    _notify_pk(match_pk)
+
+
+def is_connected(seat: Seat, now: Any = None) -> bool:
+    now = now or timezone.now()
+    return (
+        seat.connections > 0
+        and seat.last_seen is not None
+        and (now - seat.last_seen).total_seconds() < STALE_AFTER_SECONDS
+    )
+
+
+def away_seconds(match: Match, seat: Seat, now: Any = None) -> float:
+    """How long ``seat`` has been away (0 while connected); a seat never seen is away since
+    the match began."""
+    now = now or timezone.now()
+    if is_connected(seat, now):
+        return 0.0
+    since = seat.last_seen or match.created_at
+    return max(0.0, (now - since).total_seconds())
+
+
+def claimable(match: Match, seat: int, now: Any = None) -> bool:
+    """May ``seat`` claim the win? Only in a live match in progress whose player to move,
+    the other seat, has been away longer than CLAIM_AFTER_SECONDS."""
+    if not match.is_active or not is_live(match):
+        return False
+    if load_state(match).to_act != 1 - seat:
+        return False
+    other = next(s for s in match.seats.all() if s.number == 1 - seat)
+    return away_seconds(match, other, now) > CLAIM_AFTER_SECONDS
+
+
+def claim_win(match: Match, seat: int, version: Any) -> None:
+    """``seat`` wins because the player to move stayed away; refused unless ``claimable``."""
+    with transaction.atomic():
+        locked = _lock_for(match, version)
+        if not claimable(locked, seat):
+            raise IllegalMove(
+                _("You can claim the win only while your opponent is away in their turn.")
+            )
+        locked.status = Match.Status.TIMED_OUT
+        locked.winner_seat = seat
+        locked.finished_at = timezone.now()
+        locked.save()
+    _copy_row(locked, match)
+    _withdraw_open_offers(match, Offer.Kind.RESTART)
+    notify_match(match)
+
+
+def _lock_for(match: Match, version: Any, *, active: bool = True) -> Match:
+    """The match row, locked, after the checks every state-changing request passes: it names
+    the version it was made on, that is still the version, and (``active``) the match runs."""
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise MoveRefused(_("Every request must say which version of the table it was made on."))
+    locked = Match.objects.select_for_update().prefetch_related("seats__user").get(pk=match.pk)
+    if active and not locked.is_active:
+        raise MatchClosed(_("This match is over."))
+    if version != locked.version:
+        raise StaleVersion(
+            _(
+                "That was sent from an earlier position of the table "
+                "(version %(sent)s; it is now %(now)s). Nothing was changed."
+            )
+            % {"sent": version, "now": locked.version}
+        )
+    return locked
+
+
+# --- Live play: rematch and restart offers ----------------------------------------------------
+
+
+def pending_offer(match: Match) -> Offer | None:
+    return match.offers.filter(status=Offer.Status.PENDING).first()
+
+
+def make_offer(match: Match, seat: int, kind: str, version: Any) -> Offer:
+    """``seat`` proposes a rematch (after the match) or a restart (during it)."""
+    if kind not in Offer.Kind.values:
+        raise MoveRefused(_("There is no such offer."))
+    try:
+        with transaction.atomic():
+            locked = _lock_for(match, version, active=kind == Offer.Kind.RESTART)
+            if not is_live(locked):
+                raise MoveRefused(_("Offers are for matches between two players."))
+            if kind == Offer.Kind.REMATCH and locked.is_active:
+                raise MoveRefused(_("A rematch can be offered once the match is over."))
+            if locked.offers.filter(status=Offer.Status.ACCEPTED).exists():
+                raise MatchClosed(_("A new match has already started from this one."))
+            if locked.offers.filter(status=Offer.Status.PENDING).exists():
+                raise StaleVersion(_("An offer is already waiting for an answer."))
+            offer = Offer.objects.create(match=locked, kind=kind, from_seat=seat)
+    except IntegrityError:
+        # Two offers raced past the check (SQLite); the partial unique index kept one.
+        raise StaleVersion(_("An offer is already waiting for an answer.")) from None
+    notify_match(match)
+    return offer
+
+
+def answer_offer(match: Match, seat: int, offer_id: Any, answer: str, version: Any) -> Match | None:
+    """``answer`` is ``accept`` or ``decline`` (the other seat) or ``withdraw`` (the offerer).
+    Accepting starts the new match and returns it; both pages follow it there."""
+    if answer not in ("accept", "decline", "withdraw"):
+        raise MoveRefused(_("Answer accept, decline or withdraw."))
+    new: Match | None = None
+    with transaction.atomic():
+        locked = _lock_for(match, version, active=False)
+        offer = locked.offers.select_for_update().filter(pk=_int_or_none(offer_id)).first()
+        if offer is None or offer.status != Offer.Status.PENDING:
+            raise StaleVersion(_("That offer is no longer open. Nothing was changed."))
+        if (answer == "withdraw") != (offer.from_seat == seat):
+            raise NotYourSeat(
+                _("Only the other player can answer an offer; you can withdraw your own.")
+            )
+        if offer.kind == Offer.Kind.RESTART and not locked.is_active:
+            raise MatchClosed(_("This match is over."))
+        offer.answered_at = timezone.now()
+        if answer == "accept":
+            new = _follow_up(locked, offer.kind)
+            offer.status, offer.result = Offer.Status.ACCEPTED, new
+        else:
+            offer.status = Offer.Status.DECLINED if answer == "decline" else Offer.Status.WITHDRAWN
+        offer.save()
+    _copy_row(locked, match)
+    notify_match(match)
+    return new
+
+
+def _follow_up(match: Match, kind: str) -> Match:
+    """The match an accepted offer starts: same rules; a rematch swaps who plays first, a
+    restart replaces the match (which then counts for nobody)."""
+    seats = sorted(match.seats.all(), key=lambda s: s.number)
+    if kind == Offer.Kind.REMATCH:
+        seats.reverse()
+    else:
+        match.status = Match.Status.RESTARTED
+        match.finished_at = timezone.now()
+        match.save()
+    specs = (
+        SeatSpec(Seat.Kind.PLAYER, user=seats[0].user),
+        SeatSpec(Seat.Kind.PLAYER, user=seats[1].user),
+    )
+    return create_match(match.kind, Ruleset.from_dict(match.rules), specs, previous=match)
+
+
+def _withdraw_open_offers(match: Match, kind: str) -> None:
+    """A restart offer means nothing once the match has ended some other way."""
+    match.offers.filter(status=Offer.Status.PENDING, kind=kind).update(
+        status=Offer.Status.WITHDRAWN, answered_at=timezone.now()
+    )
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def live_state(match: Match, seat: int | None) -> dict[str, Any] | None:
+    """What the live parts of a table show (no cards): who is connected, whether the win may
+    be claimed, the open offer, the last answer, and the match that follows this one."""
+    if not is_live(match):
+        return None
+    now = timezone.now()
+    seats = {s.number: s for s in match.seats.all()}
+    offers = list(match.offers.order_by("-pk")[:2])
+    latest = offers[0] if offers else None
+    follow = next((o.result for o in offers if o.result_id is not None), None)
+    state: dict[str, Any] = {
+        "connected": [is_connected(seats[n], now) for n in (0, 1)],
+        "next": follow.public_id if follow is not None else None,
+        "offer": None,
+        "answered": None,
+        "claimable": False,
+        "active": match.is_active,
+    }
+    if latest is not None:
+        data = {"id": latest.pk, "kind": latest.kind, "from_seat": latest.from_seat}
+        if latest.status == Offer.Status.PENDING:
+            state["offer"] = data
+        elif latest.status == Offer.Status.DECLINED:
+            state["answered"] = {**data, "status": latest.status}
+    if seat is not None:
+        state["claimable"] = claimable(match, seat, now)
+    return state
+
+
+def table_view(match: Match, seat: int) -> dict[str, Any]:
+    """One seat's player_view plus the live state of the table (presence, offers)."""
+    view = player_view(match, seat)
+    view["live"] = live_state(match, seat)
+    return view
+
+
 # --- Telling the watchers -----------------------------------------------------------------------
 
 
@@ -344,6 +592,12 @@ def notify_match(match: Match) -> None:
     transaction.on_commit(send)
 
 
+def _notify_pk(match_pk: int) -> None:
+    match = Match.objects.filter(pk=match_pk).only("public_id", "version").first()
+    if match is not None:
+        notify_match(match)
+
+
 # --- Statistics -----------------------------------------------------------------------------
 
 
@@ -351,12 +605,14 @@ def player_stats(user: AbstractBaseUser) -> dict[str, int]:
     """Matches played and won, hands won, gins, undercuts and the best hand score."""
     from django.db.models import F
 
+    # A restarted match was replaced by agreement: it counts for nobody.
+    unplayed = (Match.Status.ACTIVE, Match.Status.RESTARTED)
     finished = Match.objects.filter(seats__user=user, seats__kind=Seat.Kind.PLAYER).exclude(
-        status=Match.Status.ACTIVE
+        status__in=unplayed
     )
     won = Match.objects.filter(
         seats__user=user, seats__kind=Seat.Kind.PLAYER, seats__number=F("winner_seat")
-    ).exclude(status=Match.Status.ACTIVE)
+    ).exclude(status__in=unplayed)
     hands = HandRecord.objects.filter(
         match__seats__user=user,
         match__seats__kind=Seat.Kind.PLAYER,

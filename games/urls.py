@@ -13,4 +13,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<str:public_id>/bea", views.bea, name="bea"),
     path("<str:public_id>/hint", views.hint, name="hint"),
     path("<str:public_id>/resign", views.resign, name="resign"),
+    path("<str:public_id>/offer", views.offer, name="offer"),
+    path("<str:public_id>/answer", views.answer, name="answer"),
+    path("<str:public_id>/claim", views.claim, name="claim"),
 ]

@@ -22,7 +22,13 @@ from games import services
 from games.ai import hint as bea_hint
 from games.forms import PRESET_NAMES, MoveForm, NewMatchForm
 from games.models import Match
-from games.regions import REGIONS, render_regions, render_update, table_context
+from games.regions import (
+    REGIONS,
+    render_regions,
+    render_update,
+    spectator_as_view,
+    table_context,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -59,7 +65,7 @@ def _table_response(
     notice: str = "",
     hint: bool = False,
 ) -> HttpResponse:
-    view = services.player_view(match, seat)
+    view = services.table_view(match, seat)
     context = table_context(
         match, seat, view, hint=_hint_for(view) if hint else None, notice=notice
     )
@@ -74,7 +80,7 @@ def _refused(
         return render(request, "games/refused.html", {"message": message}, status=status)
     if request.htmx:
         # Every region, not just the notice: a stale page catches up with the real position.
-        view = services.player_view(match, seat)
+        view = services.table_view(match, seat)
         context = table_context(match, seat, view, notice=message)
         return HttpResponse(render_regions(REGIONS, context, request), status=status)
     return _table_response(request, match, seat, status=status, notice=message)
@@ -86,7 +92,7 @@ def _moved(
     """The answer to a move that went through."""
     if not request.htmx:
         return redirect("games:table", match.public_id)
-    after = services.player_view(match, seat)
+    after = services.table_view(match, seat)
     return HttpResponse(render_update(match, seat, before, after, request=request))
 
 
@@ -129,8 +135,18 @@ def _summary(match: Match, request: HtmxHttpRequest) -> dict[str, Any] | None:
 def table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
+        if services.can_watch(match, request.user):
+            return _watch_response(request, match)
         raise Http404(_("No such match."))
     return _table_response(request, match, seat, hint=bool(request.GET.get("hint")))
+
+
+def _watch_response(request: HtmxHttpRequest, match: Match) -> HttpResponse:
+    """The table as a watcher sees it: public information only, and no buttons."""
+    view = spectator_as_view(services.spectator_view(match))
+    view["live"] = services.live_state(match, None)
+    context = table_context(match, 0, view, spectator=True)
+    return render(request, "games/table.html", context)
 
 
 @require_POST
@@ -178,7 +194,7 @@ def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _refused(request, match, seat, 400, form.first_error())
-    before = services.player_view(match, seat)
+    before = services.table_view(match, seat)
     try:
         services.submit(match, seat, form.action(), form.cleaned_data["version"])
     except services.MoveRefused as refused:
@@ -194,7 +210,7 @@ def bea(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
         return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
-    before = services.player_view(match, seat)
+    before = services.table_view(match, seat)
     if request.htmx:
         played = services.play_bea(match) is not None
         if not played and _client_version(request) == before["version"]:
@@ -218,6 +234,71 @@ def hint(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     view = services.player_view(match, seat)
     context = table_context(match, seat, view, hint=_hint_for(view))
     return HttpResponse(render_regions(HINT_REGIONS, context, request))
+
+
+def _after_live_request(
+    request: HtmxHttpRequest, match: Match, seat: int, before: dict[str, Any], new: Match | None
+) -> HttpResponse:
+    """An offer, answer or claim went through: follow a new match, else show what changed."""
+    if new is not None:
+        target = reverse("games:table", args=[new.public_id])
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = target
+            return response
+        return redirect(target)
+    return _moved(request, match, seat, before)
+
+
+@require_POST
+@login_required
+def offer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """Offer the other player a rematch (after the match) or a restart (during it)."""
+    match, seat = _get_match_for_player(request, public_id)
+    if seat is None:
+        return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
+    before = services.table_view(match, seat)
+    try:
+        services.make_offer(match, seat, request.POST.get("kind", ""), _client_version(request))
+    except services.MoveRefused as refused:
+        return _refused(request, match, seat, refused.status, refused.message)
+    return _after_live_request(request, match, seat, before, None)
+
+
+@require_POST
+@login_required
+def answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """Accept or decline the other player's offer, or withdraw one's own."""
+    match, seat = _get_match_for_player(request, public_id)
+    if seat is None:
+        return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
+    before = services.table_view(match, seat)
+    try:
+        new = services.answer_offer(
+            match,
+            seat,
+            request.POST.get("offer"),
+            request.POST.get("answer", ""),
+            _client_version(request),
+        )
+    except services.MoveRefused as refused:
+        return _refused(request, match, seat, refused.status, refused.message)
+    return _after_live_request(request, match, seat, before, new)
+
+
+@require_POST
+@login_required
+def claim(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """Win the match because the player to move has been away too long."""
+    match, seat = _get_match_for_player(request, public_id)
+    if seat is None:
+        return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
+    before = services.table_view(match, seat)
+    try:
+        services.claim_win(match, seat, _client_version(request))
+    except services.MoveRefused as refused:
+        return _refused(request, match, seat, refused.status, refused.message)
+    return _after_live_request(request, match, seat, before, None)
 
 
 @login_required

@@ -56,6 +56,35 @@
     var template = (table && table.dataset.failed) || "The server refused that ({status}). Reload the page.";
     notice(template.replace("{status}", status));
   });
+  // The match socket (live play). A frame is either out-of-band HTML, which the ws extension
+  // swaps, or a small JSON message: go to the next match, or an error to ignore.
+  function pageVersion() {
+    var el = document.getElementById("table-version");
+    return el ? parseInt(el.dataset.version, 10) : -1;
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var message = event.detail.message;
+    if (typeof message !== "string") return;
+    if (message.charAt(0) === "{") {
+      event.preventDefault();
+      var data;
+      try { data = JSON.parse(message); } catch (e) { return; }
+      if (data.type === "redirect" && data.url) window.location.assign(data.url);
+      return;
+    }
+    // A frame rendered before this page's own move answer arrived must not undo it.
+    var found = /id="table-version" data-version="(\d+)"/.exec(message);
+    if (found && parseInt(found[1], 10) < pageVersion()) event.preventDefault();
+  });
+  // The extension retries by itself after an abnormal close; a server going away for a
+  // restart closes with 1001, so retry then too. Every (re)connect gets a full refresh.
+  document.addEventListener("htmx:wsClose", function (event) {
+    var detail = event.detail || {};
+    var code = detail.event ? detail.event.code : 0;
+    if (code === 1001 && detail.socketWrapper && detail.socketWrapper.reconnect) {
+      setTimeout(detail.socketWrapper.reconnect, 1000 + Math.random() * 2000);
+    }
+  });
   document.addEventListener("htmx:sendError", function () {
     var table = document.getElementById("table");
     notice((table && table.dataset.offline) || "No connection to the server. Try again.");

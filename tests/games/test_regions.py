@@ -35,7 +35,16 @@ def test_it_names_only_what_a_draw_changed(alice: User):
     _step(match, 0, {"type": "pass"})
     _step(match, 1, {"type": "pass"})
     changed = _step(match, 0, {"type": "draw", "from": "stock"})
-    assert set(changed[0]) == {"status", "pile", "hand", "actions", "hint", "notice", "history"}
+    assert set(changed[0]) == {
+        "version",
+        "status",
+        "pile",
+        "hand",
+        "actions",
+        "hint",
+        "notice",
+        "history",
+    }
     # Bea's page: the stock shrank and Alice holds one more card; her own hand is the same.
     assert "opponent" in changed[1] and "pile" in changed[1]
     assert "hand" not in changed[1] and "scores" not in changed[1]
