@@ -1,0 +1,223 @@
+"""The lobby stream over a real consumer (WebsocketCommunicator): auth, pushes, garbage, expiry."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.test import Client
+
+from ginsite.asgi import application
+from lobby import services
+from lobby.models import Challenge, Presence
+from lobby.routing import websocket_urlpatterns
+from tests.lobby.lobby_helpers import go_quiet, online
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+TIMEOUT = 3
+
+
+async def _connect(user: User) -> WebsocketCommunicator:
+    """A lobby socket for ``user``, with the first (catch-up) push already read."""
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
+    communicator.scope["user"] = user
+    connected, _code = await communicator.connect(timeout=TIMEOUT)
+    assert connected
+    first = await communicator.receive_from(timeout=TIMEOUT)
+    assert 'id="lobby-players"' in first
+    return communicator
+
+
+async def _receive_until(communicator: WebsocketCommunicator, needle: str) -> str:
+    """Frames until one contains ``needle`` (other regions may be pushed first)."""
+    while True:
+        frame = await communicator.receive_from(timeout=TIMEOUT)
+        if needle in frame:
+            return frame
+
+
+async def _drain(communicator: WebsocketCommunicator) -> None:
+    while not await communicator.receive_nothing(timeout=0.2):
+        await communicator.receive_from(timeout=TIMEOUT)
+
+
+async def test_it_closes_an_anonymous_socket() -> None:
+    communicator = WebsocketCommunicator(
+        application, "/ws/lobby/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, code = await communicator.connect(timeout=TIMEOUT)
+    assert not connected
+    assert code == 4401
+    await communicator.disconnect()
+
+
+async def test_it_serves_a_signed_in_player_through_the_whole_stack(alice: User) -> None:
+    # The real ASGI application: origin check, session cookie, AuthMiddlewareStack.
+    client = Client()
+    await database_sync_to_async(client.force_login)(alice)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    communicator = WebsocketCommunicator(
+        application,
+        "/ws/lobby/",
+        headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)],
+    )
+    connected, _code = await communicator.connect(timeout=TIMEOUT)
+    try:
+        assert connected
+        frame = await communicator.receive_from(timeout=TIMEOUT)
+        assert 'data-player="alice"' in frame
+    finally:
+        await communicator.disconnect()
+
+
+async def test_it_counts_an_open_socket_as_online(alice: User) -> None:
+    communicator = await _connect(alice)
+    try:
+        assert await database_sync_to_async(services.is_online)(alice.pk)
+    finally:
+        await communicator.disconnect()
+
+
+async def test_it_pushes_a_new_challenge_to_the_challenged_players_socket(
+    alice: User, bob: User
+) -> None:
+    await database_sync_to_async(online)(alice)
+    bobs = await _connect(bob)
+    try:
+        await _drain(bobs)
+        await database_sync_to_async(services.challenge)(alice, bob, "classic", 150)
+        frame = await _receive_until(bobs, 'id="lobby-challenges"')
+        assert 'hx-swap-oob="true"' in frame
+        assert "<strong>alice</strong> challenges you: Classic to 150." in frame
+        assert "data-incoming=" in frame
+    finally:
+        await bobs.disconnect()
+
+
+async def test_it_renders_each_players_own_regions(alice: User, bob: User, carol: User) -> None:
+    await database_sync_to_async(online)(alice)
+    bobs = await _connect(bob)
+    carols = await _connect(carol)
+    try:
+        await _drain(bobs)
+        await _drain(carols)
+        await database_sync_to_async(services.challenge)(alice, bob, "standard", 100)
+        for_bob = await _receive_until(bobs, 'id="lobby-challenges"')
+        for_carol = await _receive_until(carols, 'id="lobby-challenges"')
+        assert "challenges you" in for_bob
+        assert "challenges you" not in for_carol
+        assert "Nobody has challenged you." in for_carol
+    finally:
+        await bobs.disconnect()
+        await carols.disconnect()
+
+
+async def test_it_sends_both_players_to_the_match_on_accept(alice: User, bob: User) -> None:
+    alices = await _connect(alice)
+    bobs = await _connect(bob)
+    try:
+        item = await database_sync_to_async(services.challenge)(alice, bob, "standard", 100)
+        match = await database_sync_to_async(services.accept_challenge)(item, bob)
+        url = f"/games/{match.public_id}/"
+        for socket in (alices, bobs):
+            frame = await _receive_until(socket, "data-redirect")
+            assert f'data-redirect="{url}"' in frame
+    finally:
+        await alices.disconnect()
+        await bobs.disconnect()
+
+
+async def test_it_shows_the_challenger_the_decline_reason(alice: User, bob: User) -> None:
+    await database_sync_to_async(online)(bob)
+    alices = await _connect(alice)
+    try:
+        item = await database_sync_to_async(services.challenge)(alice, bob, "standard", 100)
+        await _receive_until(alices, "Waiting for an answer")
+        await database_sync_to_async(services.decline_challenge)(item, bob, "later")
+        frame = await _receive_until(alices, "declined")
+        assert "<strong>bob</strong> declined: maybe later." in frame
+    finally:
+        await alices.disconnect()
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    ["not json", "[1, 2]", '"heartbeat"', '{"type": "drop_tables"}', "{}", "x" * 10000],
+)
+async def test_it_answers_garbage_and_keeps_serving(alice: User, bob: User, garbage: str) -> None:
+    alices = await _connect(alice)
+    bobs = await _connect(bob)
+    try:
+        await _drain(alices)
+        await alices.send_to(text_data=garbage)
+        error = await alices.receive_from(timeout=TIMEOUT)
+        assert 'id="lobby-notice"' in error
+        assert "did not understand" in error
+        # Still serving: the same socket takes a heartbeat, both sockets get the next push.
+        await alices.send_to(text_data=json.dumps({"type": "heartbeat"}))
+        await database_sync_to_async(services.post_seek)(bob, "simple", 50)
+        for socket in (alices, bobs):
+            frame = await _receive_until(socket, "Simple to 50")
+            assert 'id="lobby-seeks"' in frame
+    finally:
+        await alices.disconnect()
+        await bobs.disconnect()
+
+
+async def test_it_answers_a_binary_frame_too(alice: User) -> None:
+    alices = await _connect(alice)
+    try:
+        await alices.send_to(bytes_data=b"\x00\xff")
+        await _receive_until(alices, "did not understand")
+    finally:
+        await alices.disconnect()
+
+
+async def test_it_refreshes_presence_on_heartbeat(alice: User) -> None:
+    alices = await _connect(alice)
+    try:
+        await database_sync_to_async(go_quiet)(alice, 40)
+        await alices.send_to(text_data=json.dumps({"type": "heartbeat", "HEADERS": {}}))
+        await alices.receive_nothing(timeout=0.3)
+        seen: Any = await database_sync_to_async(
+            lambda: Presence.objects.get(user=alice).last_seen
+        )()
+        from django.utils import timezone
+
+        assert (timezone.now() - seen).total_seconds() < 5
+    finally:
+        await alices.disconnect()
+
+
+async def test_it_drops_a_silent_player_and_expires_their_challenge(alice: User, bob: User) -> None:
+    # alice's page died without a close: her row goes stale. bob's heartbeat runs the sweep,
+    # which tells every page she is gone and her challenge with her.
+    await database_sync_to_async(online)(alice)
+    bobs = await _connect(bob)
+    try:
+        item = await database_sync_to_async(services.challenge)(alice, bob, "standard", 100)
+        await _receive_until(bobs, "challenges you")
+        await database_sync_to_async(go_quiet)(alice)
+        await bobs.send_to(text_data=json.dumps({"type": "heartbeat"}))
+        players = await _receive_until(bobs, 'id="lobby-players"')
+        assert 'data-player="alice"' not in players
+        assert 'data-player="bob"' in players
+        await database_sync_to_async(item.refresh_from_db)()
+        assert item.status == Challenge.Status.EXPIRED
+    finally:
+        await bobs.disconnect()
+
+
+async def test_it_keeps_a_closed_page_for_a_grace_period(alice: User) -> None:
+    alices = await _connect(alice)
+    await alices.disconnect()
+    # A reload reconnects within the grace: no flicker, no expired challenges.
+    assert await database_sync_to_async(services.is_online)(alice.pk)
+    await database_sync_to_async(go_quiet)(alice, 46)
+    assert not await database_sync_to_async(services.is_online)(alice.pk)
