@@ -239,7 +239,12 @@ def _rules_line(rules: dict[str, Any], opponent: str, level: str) -> str:
 
 
 def presented_view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
-    """The view as the page shows it: a closed match (resigned, abandoned) offers no moves."""
+    """The view as the page shows it: a closed match (resigned, abandoned) offers no moves.
+
+    A view presented once keeps the match status it was presented with, so that a view kept
+    from before a resignation still differs from the one after it."""
+    if "match_status" in view:
+        return view
     view = dict(view)
     view["match_status"] = match.status
     if not match.is_active and view["phase"] != "match_over":

@@ -24,6 +24,7 @@ from games.forms import PRESET_NAMES, MoveForm, NewMatchForm
 from games.models import Match
 from games.regions import (
     REGIONS,
+    presented_view,
     render_regions,
     render_update,
     spectator_as_view,
@@ -194,7 +195,8 @@ def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _refused(request, match, seat, 400, form.first_error())
-    before = services.table_view(match, seat)
+    # Presented now, with the match's status now: the request may end the match.
+    before = presented_view(match, services.table_view(match, seat))
     try:
         services.submit(match, seat, form.action(), form.cleaned_data["version"])
     except services.MoveRefused as refused:
@@ -257,7 +259,8 @@ def offer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
         return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
-    before = services.table_view(match, seat)
+    # Presented now, with the match's status now: the request may end the match.
+    before = presented_view(match, services.table_view(match, seat))
     try:
         services.make_offer(match, seat, request.POST.get("kind", ""), _client_version(request))
     except services.MoveRefused as refused:
@@ -272,7 +275,8 @@ def answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
         return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
-    before = services.table_view(match, seat)
+    # Presented now, with the match's status now: the request may end the match.
+    before = presented_view(match, services.table_view(match, seat))
     try:
         new = services.answer_offer(
             match,
@@ -293,7 +297,8 @@ def claim(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
         return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
-    before = services.table_view(match, seat)
+    # Presented now, with the match's status now: the request may end the match.
+    before = presented_view(match, services.table_view(match, seat))
     try:
         services.claim_win(match, seat, _client_version(request))
     except services.MoveRefused as refused:

@@ -1,0 +1,97 @@
+"""Helpers for live play: lobby matches between two people, their sockets, and frames."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games import services
+from games.engine import display
+from games.models import Match, Seat
+from games.regions import card, card_name
+from ginsite.asgi import application
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+def lobby_match(alice: User, bob: User, deck: list[str] | None = None) -> Match:
+    """A lobby match: alice in seat 0 (plays first), bob in seat 1."""
+    return services.create_match(
+        Match.Kind.LOBBY,
+        services.ruleset("standard", 100),
+        (
+            services.SeatSpec(Seat.Kind.PLAYER, user=alice),
+            services.SeatSpec(Seat.Kind.PLAYER, user=bob),
+        ),
+        deck=deck,
+    )
+
+
+def signed_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def cookie_of(client: Client) -> bytes:
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def socket(match: Match | str, cookie: bytes | None) -> WebsocketCommunicator:
+    public_id = match if isinstance(match, str) else match.public_id
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    if cookie:
+        headers.append((b"cookie", cookie))
+    return WebsocketCommunicator(application, f"/ws/games/{public_id}/", headers=headers)
+
+
+async def frames(comm: WebsocketCommunicator, quiet: float = 0.3) -> list[str]:
+    """Every frame until the socket has been quiet for ``quiet`` seconds."""
+    got: list[str] = []
+    while not await comm.receive_nothing(timeout=quiet):
+        output = await comm.receive_output()
+        if output["type"] == "websocket.close":
+            break
+        got.append(output.get("text") or "")
+    return got
+
+
+def json_frames(texts: list[str]) -> list[dict[str, Any]]:
+    return [json.loads(t) for t in texts if t.startswith("{")]
+
+
+@database_sync_to_async
+def submit(match: Match, seat: int, action: dict[str, Any]) -> None:
+    match.refresh_from_db()
+    services.submit(match, seat, action, match.version)
+
+
+@database_sync_to_async
+def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    return fn(*args, **kwargs)
+
+
+def shown_cards(html: str, codes: list[str] | str) -> list[str]:
+    """Which of ``codes`` appear in ``html`` in any form the site writes a card: a code in an
+    attribute or as text, the glyph label (10♦), the spoken name (10 of diamonds) or the
+    card's rank and suit spans."""
+    if isinstance(codes, str):
+        codes = codes.split()
+    found = []
+    for code in codes:
+        data = card(code)
+        forms = (
+            f'"{code}"',
+            f">{code}<",
+            display(code),
+            card_name(code),
+            f'<span class="rank">{data["rank"]}</span><span class="suit">{data["suit"]}</span>',
+        )
+        if any(form in html for form in forms):
+            found.append(code)
+    return found

@@ -1,0 +1,209 @@
+"""The match socket (/ws/games/<id>/) through WebsocketCommunicator: who may connect, what
+each seat receives, watchers, and garbage frames."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from games import services
+from games.engine import display
+from games.models import Match, Seat
+
+from .conftest import ALICE_KNOCKS, BEA_LOOSE, hand, stacked
+from .live_helpers import (
+    call,
+    cookie_of,
+    frames,
+    json_frames,
+    lobby_match,
+    shown_cards,
+    signed_in,
+    socket,
+    submit,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+BOB = BEA_LOOSE
+
+
+_codes_shown = shown_cards
+
+
+@pytest.fixture
+def match(alice: User, bob: User) -> Match:
+    return lobby_match(alice, bob, stacked(ALICE_KNOCKS, BOB, "QC", "2D"))
+
+
+@pytest.fixture
+def cookies(alice: User, bob: User, carol: User) -> dict[str, bytes]:
+    return {u.username: cookie_of(signed_in(u)) for u in (alice, bob, carol)}
+
+
+async def test_it_refuses_anonymous_visitors(match: Match):
+    comm = socket(match, None)
+    connected, code = await comm.connect()
+    assert not connected
+    await comm.disconnect()
+
+
+async def test_it_refuses_an_unknown_match(cookies: dict[str, bytes]):
+    comm = socket("no-such-match", cookies["alice"])
+    connected, _code = await comm.connect()
+    assert not connected
+    await comm.disconnect()
+
+
+async def test_it_refuses_a_watcher_of_a_match_against_bea(alice: User, cookies):
+    bea_match = await call(services.start_bea_match, alice, "standard", 100, "easy")
+    comm = socket(bea_match, cookies["carol"])
+    connected, _code = await comm.connect()
+    assert not connected
+    await comm.disconnect()
+
+
+async def test_it_sends_each_seat_a_full_refresh_of_its_own_hand_only(match: Match, cookies):
+    alice = socket(match, cookies["alice"])
+    bob = socket(match, cookies["bob"])
+    assert (await alice.connect())[0]
+    assert (await bob.connect())[0]
+    try:
+        alice_frames = await frames(alice)
+        bob_frames = await frames(bob)
+        first = alice_frames[0]
+        for region in ("table-version", "status", "hand", "pile", "live", "notice"):
+            assert f'id="{region}"' in first
+        assert sorted(_codes_shown(first, ALICE_KNOCKS)) == sorted(hand(ALICE_KNOCKS))
+        everything_alice_got = "".join(alice_frames)
+        assert _codes_shown(everything_alice_got, BOB) == []
+        assert _codes_shown("".join(bob_frames), ALICE_KNOCKS) == []
+        assert sorted(_codes_shown(bob_frames[0], BOB)) == sorted(hand(BOB))
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()
+
+
+async def test_it_pushes_the_other_seat_its_changed_regions_after_a_move(match: Match, cookies):
+    alice = socket(match, cookies["alice"])
+    bob = socket(match, cookies["bob"])
+    await alice.connect()
+    await bob.connect()
+    try:
+        await frames(alice)
+        await frames(bob)
+        await submit(match, 0, {"type": "pass"})
+        pushed = "".join(await frames(bob))
+        assert 'id="status"' in pushed and 'hx-swap-oob="true"' in pushed
+        assert "Your turn: take the upcard" in pushed
+        assert 'data-version="1"' in pushed
+        # Bob's hand did not change, so it is not sent again; nothing of alice's is.
+        assert 'id="hand"' not in pushed
+        assert _codes_shown(pushed, ALICE_KNOCKS) == []
+        alice_got = "".join(await frames(alice))
+        assert "Waiting for bob" in alice_got
+        assert _codes_shown(alice_got, BOB) == []
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()
+
+
+async def test_it_shows_a_watcher_neither_hand(match: Match, cookies):
+    carol = socket(match, cookies["carol"])
+    assert (await carol.connect())[0]
+    try:
+        await submit(match, 0, {"type": "pass"})
+        await submit(match, 1, {"type": "pass"})
+        await submit(match, 0, {"type": "draw", "from": "stock"})
+        got = "".join(await frames(carol))
+        assert 'id="hand"' in got
+        assert _codes_shown(got, ALICE_KNOCKS) == []
+        assert _codes_shown(got, BOB) == []
+        assert "2D" not in got and display("2D") not in got  # alice's draw from the stock
+        assert "alice to move." in got
+        # A watcher never gets a button to press.
+        for button in ('name="move"', "Resign", "Claim the win", "Offer"):
+            assert button not in got
+    finally:
+        await carol.disconnect()
+
+
+async def test_it_answers_garbage_with_an_error_and_keeps_serving(match: Match, cookies):
+    alice = socket(match, cookies["alice"])
+    bob = socket(match, cookies["bob"])
+    await alice.connect()
+    await bob.connect()
+    try:
+        await frames(alice)
+        await frames(bob)
+        for garbage in ("not json", "[1, 2]", '{"type": "discard", "card": "AS"}', "x" * 100_000):
+            await alice.send_to(text_data=garbage)
+            reply = json_frames(await frames(alice))
+            assert reply and reply[0]["type"] == "error", garbage
+        await alice.send_to(bytes_data=b"\x00\xff")
+        assert json_frames(await frames(alice))[0]["type"] == "error"
+        # Still serving: a ping is answered and a move is pushed, to alice and to bob.
+        await alice.send_json_to({"type": "ping"})
+        assert json_frames(await frames(alice)) == [{"type": "pong"}]
+        await submit(match, 0, {"type": "pass"})
+        assert 'data-version="1"' in "".join(await frames(alice))
+        assert 'data-version="1"' in "".join(await frames(bob))
+        await alice.send_json_to({"type": "refresh"})
+        assert 'id="hand"' in "".join(await frames(alice))
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()
+
+
+async def test_it_shows_the_opponent_connected_then_away(match: Match, cookies):
+    bob = socket(match, cookies["bob"])
+    await bob.connect()
+    try:
+        first = "".join(await frames(bob))
+        assert "alice: away" in first
+        alice = socket(match, cookies["alice"])
+        await alice.connect()
+        assert "alice: connected" in "".join(await frames(bob))
+        await alice.disconnect()
+        assert "alice: away" in "".join(await frames(bob))
+    finally:
+        await bob.disconnect()
+    seats = await call(lambda: list(Seat.objects.filter(match=match).values_list("connections")))
+    assert seats == [(0,), (0,)]
+
+
+async def test_it_pushes_a_resignation_to_the_other_side(match: Match, cookies):
+    bob = socket(match, cookies["bob"])
+    await bob.connect()
+    try:
+        await frames(bob)
+        await call(services.resign, match, 0)
+        got = "".join(await frames(bob))
+        assert "This match was resigned." in got and "You won it." in got
+        assert "Offer a rematch" in got
+    finally:
+        await bob.disconnect()
+
+
+async def test_both_pages_follow_an_accepted_rematch(match: Match, cookies):
+    alice = socket(match, cookies["alice"])
+    bob = socket(match, cookies["bob"])
+    await alice.connect()
+    await bob.connect()
+    try:
+        await call(services.resign, match, 1)
+        await frames(alice)
+        await frames(bob)
+        offer = await call(services.make_offer, match, 0, "rematch", match.version)
+        assert "alice offers a rematch." in "".join(await frames(bob))
+        new = await call(services.answer_offer, match, 1, offer.pk, "accept", match.version)
+        for comm in (alice, bob):
+            redirects = [f for f in json_frames(await frames(comm)) if f["type"] == "redirect"]
+            assert redirects == [{"type": "redirect", "url": f"/games/{new.public_id}/"}]
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()
