@@ -1,0 +1,118 @@
+"""The lobby in real Chromium, two players in two browser contexts, pushed live over daphne."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from games.models import Match
+from lobby.models import Challenge
+from tests.browser.conftest import CHROMIUM
+from tests.browser.live_asgi import serve, shared_database
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"width": 360, "height": 740}
+LIVE_MS = 5_000  # "within a second", with room for a loaded CI machine
+
+# In CI a missing Chromium is a failure, never a quiet skip.
+if os.environ.get("CI", "").lower() == "true" and not CHROMIUM.exists():
+    pytest.fail(f"CI=true but {CHROMIUM} is missing: the lobby test must run", pytrace=False)
+
+
+@pytest.fixture
+def base() -> Iterator[str]:
+    url = serve()
+    with shared_database():
+        yield url
+
+
+@pytest.fixture
+def contexts(browser: Browser, base: str) -> Iterator[list[BrowserContext]]:
+    made = [browser.new_context(viewport=PHONE) for _ in range(2)]
+    yield made
+    for context in made:
+        context.close()
+    # The server handles the closed sockets (presence rows, seats) in its own thread; let it
+    # finish while this test may still use the database.
+    time.sleep(0.5)
+
+
+def _sign_in(context: BrowserContext, base: str, username: str, password: str) -> Page:
+    page = context.new_page()
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", password)
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_url(base + "/")
+    page.goto(base + "/lobby/")
+    # The socket is open once the consumer's catch-up push has arrived and settled.
+    page.wait_for_function("document.querySelector('#lobby-players [data-player]') !== null")
+    return page
+
+
+def _wait_connected(page: Page, other: str) -> None:
+    expect(page.locator(f'#lobby-players [data-player="{other}"]')).to_be_visible(timeout=LIVE_MS)
+
+
+def _challenge(page: Page, username: str, preset: str = "standard", target: str = "100") -> None:
+    row = page.locator(f'#lobby-players [data-player="{username}"]')
+    row.locator("select[name=preset]").select_option(preset)
+    row.locator("select[name=target]").select_option(target)
+    row.get_by_role("button", name="Challenge").click()
+
+
+def test_it_challenges_declines_cancels_and_accepts_live(
+    base: str, contexts: list[BrowserContext], alice: User, bob: User, password: str
+) -> None:
+    alice_page = _sign_in(contexts[0], base, "alice", password)
+    bob_page = _sign_in(contexts[1], base, "bob", password)
+    # Each sees the other arrive without reloading.
+    _wait_connected(alice_page, "bob")
+    _wait_connected(bob_page, "alice")
+    reloads = bob_page.evaluate("performance.getEntriesByType('navigation').length")
+
+    # alice challenges; bob sees it live and declines with a reason; alice sees the reason.
+    _challenge(alice_page, "bob", "classic", "50")
+    incoming = bob_page.locator("#lobby-challenges [data-incoming]")
+    expect(incoming).to_contain_text("alice challenges you: Classic to 50", timeout=LIVE_MS)
+    incoming.get_by_role("button", name="Different rules, please").click()
+    expect(alice_page.locator("#lobby-challenges")).to_contain_text(
+        "bob declined: different rules, please.", timeout=LIVE_MS
+    )
+    expect(incoming).to_have_count(0)
+
+    # alice challenges again and cancels; bob sees it disappear.
+    _challenge(alice_page, "bob")
+    expect(incoming).to_have_count(1, timeout=LIVE_MS)
+    alice_page.locator("#lobby-challenges [data-outgoing]").filter(
+        has_text="Waiting for an answer"
+    ).get_by_role("button", name="Cancel").click()
+    expect(incoming).to_have_count(0, timeout=LIVE_MS)
+    assert Challenge.objects.filter(status=Challenge.Status.CANCELLED).count() == 1
+
+    # No page was reloaded for any of that.
+    assert bob_page.evaluate("performance.getEntriesByType('navigation').length") == reloads
+
+    # alice challenges, bob accepts: both pages land on the match table.
+    _challenge(alice_page, "bob", "simple", "150")
+    expect(incoming).to_have_count(1, timeout=LIVE_MS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    bob_page.screenshot(path=str(ARTIFACTS / "lobby-challenged-phone.png"), full_page=True)
+    assert bob_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    incoming.get_by_role("button", name="Accept").click()
+    table = re.compile(re.escape(base) + r"/games/[\w-]+/$")
+    bob_page.wait_for_url(table, timeout=LIVE_MS)
+    alice_page.wait_for_url(table, timeout=LIVE_MS)
+    assert alice_page.url == bob_page.url
+    match = Match.objects.get(kind=Match.Kind.LOBBY)
+    assert alice_page.url.endswith(f"/games/{match.public_id}/")
+    assert match.rules["name"] == "simple" and match.rules["target"] == 150
