@@ -1,0 +1,158 @@
+"""No hidden card ever reaches a seat: random matches played through the real views (the test
+client) with both seats and a watcher on the real consumer (WebsocketCommunicator), scanning
+every HTML response and every frame for the cards its reader may not see at that moment."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.engine import ALL_CARDS
+from games.models import Match
+
+from .live_helpers import cookie_of, frames, lobby_match, shown_cards, signed_in, socket
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+MATCHES = 30
+# Each match is played into its second hand (a whole first hand, its result, a new deal).
+MOVES_INTO_SECOND_HAND = 4
+MAX_ACTIONS = 120
+WATCHER = 2  # the index of carol's socket beside the two seats
+
+
+def hidden_from(match: Match, reader: int) -> list[str]:
+    """What ``reader`` (seat 0 or 1, or WATCHER) may not see now: the stock, and the players'
+    cards it does not hold and no one has shown (both hands are open once a hand ends)."""
+    state = services.load_state(match)
+    hidden = set(state.stock)
+    if state.phase not in ("hand_over", "match_over"):
+        for seat in (0, 1):
+            if seat != reader:
+                hidden |= set(state.hands[seat]) - set(state.known[seat])
+    return [c for c in ALL_CARDS if c in hidden]
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal action, leaning towards good discards and ending the hand so that hands
+    reach their end (and lay both hands open) often."""
+    legal = view["legal_actions"]
+    enders = [a for a in legal if a["type"] in ("gin", "big_gin", "knock")]
+    if enders and rng.random() < 0.9:
+        return rng.choice(enders)
+    after = view.get("deadwood_after_discard") or {}
+    discards = [a for a in legal if a["type"] == "discard"]
+    if discards and after and rng.random() < 0.7:
+        return min(discards, key=lambda a: after.get(a["card"], 99))
+    return rng.choice(legal)
+
+
+def form_of(action: dict[str, Any]) -> dict[str, Any]:
+    """The POST the table's buttons send for ``action``."""
+    kind = action["type"]
+    if kind == "draw":
+        return {"move": f"draw_{action['from']}"}
+    if "card" in action:
+        return {"move": kind, "card": action["card"]}
+    return {"move": kind}
+
+
+class Leaks:
+    def __init__(self) -> None:
+        self.scanned = 0
+
+    def check(self, match: Match, reader: int, text: str, where: str) -> None:
+        self.scanned += 1
+        leaked = shown_cards(text, hidden_from(match, reader))
+        assert not leaked, f"{where} to reader {reader} showed hidden {leaked}"
+
+
+async def _frames_until(comm: WebsocketCommunicator, version: int) -> list[str]:
+    """Frames up to and including the one that brings the page to ``version``."""
+    got: list[str] = []
+    marker = f'data-version="{version}"'
+    while True:
+        text = await comm.receive_from(timeout=10)
+        got.append(text)
+        if marker in text:
+            return got
+
+
+@sync_to_async
+def _play_one(
+    match: Match, clients: list[Client], rng: random.Random, leaks: Leaks
+) -> tuple[int, int] | None:
+    """One random action by whoever may act, through the view; None once the match is over."""
+    match.refresh_from_db()
+    state = services.load_state(match)
+    if state.phase == "match_over":
+        return None
+    seats = [state.to_act] if state.to_act is not None else [0, 1]
+    seat = rng.choice(seats)
+    view = services.player_view(match, seat)
+    action = choose(view, rng)
+    data = {**form_of(action), "version": match.version}
+    url = reverse("games:act", args=[match.public_id])
+    response = clients[seat].post(url, data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200, response.content[:300]
+    match.refresh_from_db()
+    leaks.check(match, seat, response.content.decode(), f"POST {action}")
+    return seat, match.version
+
+
+@sync_to_async
+def _pages(match: Match, clients: list[Client], leaks: Leaks) -> None:
+    url = reverse("games:table", args=[match.public_id])
+    for reader, client in enumerate(clients):
+        leaks.check(match, reader, client.get(url).content.decode(), "page")
+
+
+@pytest.mark.timeout(900)
+async def test_no_hidden_card_reaches_a_seat_or_a_watcher(alice: User, bob: User, carol: User):
+    clients = [await sync_to_async(signed_in)(u) for u in (alice, bob, carol)]
+    cookies = [cookie_of(c) for c in clients]
+    leaks = Leaks()
+    hands_ended = 0
+    for number in range(MATCHES):
+        rng = random.Random(number)
+        match = await sync_to_async(lobby_match)(alice, bob)
+        comms = [socket(match, cookie) for cookie in cookies]
+        try:
+            for reader, comm in enumerate(comms):
+                assert (await comm.connect())[0]
+                for text in await frames(comm, quiet=0.1):
+                    await sync_to_async(leaks.check)(match, reader, text, "connect")
+            second_hand_moves = 0
+            for step in range(MAX_ACTIONS):
+                played = await _play_one(match, clients, rng, leaks)
+                if played is None:
+                    break
+                _seat, version = played
+                for reader, comm in enumerate(comms):
+                    for text in await _frames_until(comm, version):
+                        await sync_to_async(leaks.check)(match, reader, text, f"frame v{version}")
+                state = await sync_to_async(services.load_state)(match)
+                if state.phase in ("hand_over", "match_over"):
+                    hands_ended += 1
+                    await _pages(match, clients, leaks)
+                if state.hand_number > 1:
+                    second_hand_moves += 1
+                    if second_hand_moves > MOVES_INTO_SECOND_HAND:
+                        break
+                if step % 10 == 0:
+                    await _pages(match, clients, leaks)
+        finally:
+            for comm in comms:
+                await comm.disconnect()
+    assert hands_ended >= MATCHES // 2, "too few hands reached their end to test the reveal"
+    assert leaks.scanned > MATCHES * 100
