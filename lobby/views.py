@@ -99,15 +99,20 @@ def _get_seek(pk: int) -> Seek:
 
 
 def _lobby_answer(
-    request: HtmxHttpRequest, *, status: int = 200, notice: str = "", level: str = ""
+    request: HtmxHttpRequest,
+    *,
+    status: int = 200,
+    notice: str = "",
+    level: str = "",
+    regions: tuple[str, ...] = lobby_services.REGIONS,
 ) -> HttpResponse:
-    """The lobby as it is now for this user: every region as out-of-band swaps under htmx,
+    """The lobby as it is now for this user: the regions as out-of-band swaps under htmx,
     the whole page otherwise."""
     user = request.user
     if request.htmx:
         html = lobby_regions.render_regions(
             user,  # type: ignore[arg-type]
-            lobby_services.REGIONS,
+            regions,
             request=request,
             notice=notice,
             notice_level=level,
@@ -121,10 +126,11 @@ def _lobby_answer(
     return render(request, "lobby/lobby.html", context, status=status)
 
 
-def _done(request: HtmxHttpRequest, message: str) -> HttpResponse:
-    """A change that went through: post/redirect/get without htmx, the fresh regions with it."""
+def _done(request: HtmxHttpRequest, message: str, region: str) -> HttpResponse:
+    """A change that went through: post/redirect/get without htmx; with it, the one region it
+    changed (a swap of the others could reset a choice the player is making there)."""
     if request.htmx:
-        return _lobby_answer(request, notice=message, level="ok")
+        return _lobby_answer(request, notice=message, level="ok", regions=(region,))
     messages.success(request, message)
     return redirect("lobby:lobby")
 
@@ -169,7 +175,8 @@ def send_challenge(request: HtmxHttpRequest) -> HttpResponse:
         )
     except lobby_services.Refused as refused:
         return _refused(request, refused)
-    return _done(request, _("Challenge sent to %(name)s.") % {"name": display_name_of(other)})
+    message = _("Challenge sent to %(name)s.") % {"name": display_name_of(other)}
+    return _done(request, message, "challenges")
 
 
 @require_POST
@@ -195,7 +202,7 @@ def decline_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         )
     except lobby_services.Refused as refused:
         return _refused(request, refused)
-    return _done(request, _("Challenge declined."))
+    return _done(request, _("Challenge declined."), "challenges")
 
 
 @require_POST
@@ -206,7 +213,7 @@ def cancel_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         lobby_services.cancel_challenge(item, request.user)  # type: ignore[arg-type]
     except lobby_services.Refused as refused:
         return _refused(request, refused)
-    return _done(request, _("Challenge cancelled."))
+    return _done(request, _("Challenge cancelled."), "challenges")
 
 
 @require_POST
@@ -220,7 +227,7 @@ def post_seek(request: HtmxHttpRequest) -> HttpResponse:
         )
     except lobby_services.Refused as refused:
         return _refused(request, refused)
-    return _done(request, _("Seek posted. The first player to accept it plays you."))
+    return _done(request, _("Seek posted. The first player to accept it plays you."), "seeks")
 
 
 @require_POST
@@ -243,7 +250,7 @@ def cancel_seek(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         lobby_services.cancel_seek(seek, request.user)  # type: ignore[arg-type]
     except lobby_services.Refused as refused:
         return _refused(request, refused)
-    return _done(request, _("Seek cancelled."))
+    return _done(request, _("Seek cancelled."), "seeks")
 
 
 @require_POST

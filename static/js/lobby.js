@@ -2,9 +2,25 @@
 // websocket (htmx ws extension); this file only does what HTML cannot:
 //  - follow a pushed #lobby-redirect[data-redirect] (a match was just started for me),
 //  - beep when a new challenge to me arrives, if I switched the sound on (kept in localStorage),
+//  - keep the rules a player picked in a form when a push re-renders the region around it,
 //  - say so when a request fails or the connection drops.
 (function () {
   "use strict";
+
+  // Picked rules by select id ("to-bob-preset", "seek-target"...), restored after each swap.
+  var picked = {};
+
+  function rememberPick(event) {
+    var el = event.target;
+    if (el.matches && el.matches("#lobby select[id]")) picked[el.id] = el.value;
+  }
+
+  function restorePicks() {
+    Object.keys(picked).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && el.value !== picked[id]) el.value = picked[id];
+    });
+  }
 
   var SOUND_KEY = "lobby.sound";
   var seenChallenges = null; // ids of incoming challenges already on the page
@@ -108,11 +124,17 @@
     setUpSoundToggle();
     checkChallenges();
   });
+  document.addEventListener("change", rememberPick);
   document.addEventListener("htmx:wsAfterMessage", function () {
     followRedirect();
+    restorePicks();
     checkChallenges();
   });
-  document.addEventListener("htmx:afterSettle", checkChallenges);
+  document.addEventListener("htmx:afterSettle", function () {
+    restorePicks();
+    checkChallenges();
+  });
+  document.addEventListener("htmx:oobAfterSwap", restorePicks);
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     notice(lobbyData("failed", "The server refused that ({status}).").replace("{status}", status));

@@ -6,14 +6,17 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from games.models import Match
-from lobby.models import Challenge
+from lobby import services
+from lobby.models import Challenge, Presence
 from tests.browser.conftest import CHROMIUM
 from tests.browser.live_asgi import serve, shared_database
 
@@ -46,6 +49,17 @@ def contexts(browser: Browser, base: str) -> Iterator[list[BrowserContext]]:
     time.sleep(0.5)
 
 
+# Counts the tones lobby.js plays: every beep starts oscillators on a WebAudio context.
+COUNT_BEEPS = """
+window.__tones = 0;
+const original = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  window.__tones += 1;
+  return original.call(this);
+};
+"""
+
+
 def _sign_in(context: BrowserContext, base: str, username: str, password: str) -> Page:
     page = context.new_page()
     page.goto(base + "/accounts/login/")
@@ -73,8 +87,12 @@ def _challenge(page: Page, username: str, preset: str = "standard", target: str 
 def test_it_challenges_declines_cancels_and_accepts_live(
     base: str, contexts: list[BrowserContext], alice: User, bob: User, password: str
 ) -> None:
+    contexts[1].add_init_script(COUNT_BEEPS)
     alice_page = _sign_in(contexts[0], base, "alice", password)
     bob_page = _sign_in(contexts[1], base, "bob", password)
+    # bob switches the sound cue on (the toggle is kept in localStorage).
+    bob_page.locator("#lobby-sound").check()
+    tones = bob_page.evaluate("window.__tones")
     # Each sees the other arrive without reloading.
     _wait_connected(alice_page, "bob")
     _wait_connected(bob_page, "alice")
@@ -84,6 +102,8 @@ def test_it_challenges_declines_cancels_and_accepts_live(
     _challenge(alice_page, "bob", "classic", "50")
     incoming = bob_page.locator("#lobby-challenges [data-incoming]")
     expect(incoming).to_contain_text("alice challenges you: Classic to 50", timeout=LIVE_MS)
+    assert bob_page.evaluate("window.__tones") > tones  # the new challenge beeped
+    assert bob_page.evaluate("localStorage.getItem('lobby.sound')") == "on"
     incoming.get_by_role("button", name="Different rules, please").click()
     expect(alice_page.locator("#lobby-challenges")).to_contain_text(
         "bob declined: different rules, please.", timeout=LIVE_MS
@@ -116,3 +136,22 @@ def test_it_challenges_declines_cancels_and_accepts_live(
     match = Match.objects.get(kind=Match.Kind.LOBBY)
     assert alice_page.url.endswith(f"/games/{match.public_id}/")
     assert match.rules["name"] == "simple" and match.rules["target"] == 150
+
+
+def test_it_keeps_an_open_page_online_with_heartbeats(
+    base: str,
+    contexts: list[BrowserContext],
+    alice: User,
+    password: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(services, "HEARTBEAT_SECONDS", 1)
+    _sign_in(contexts[0], base, "alice", password)
+    sockets = Presence.objects.filter(user=alice).exclude(channel_name__startswith="http:")
+    assert sockets.count() == 1
+    # Pretend the socket has been quiet for 40 s; the page's next beat must bring it back.
+    sockets.update(last_seen=timezone.now() - timedelta(seconds=40))
+    deadline = time.monotonic() + 5
+    while (timezone.now() - sockets.get().last_seen).total_seconds() > 5:
+        assert time.monotonic() < deadline, "no heartbeat arrived from the page"
+        time.sleep(0.2)
