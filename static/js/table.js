@@ -62,6 +62,22 @@
     var el = document.getElementById("table-version");
     return el ? parseInt(el.dataset.version, 10) : -1;
   }
+  // An accepted rematch sends this page on twice: the socket's redirect and, for the page that
+  // accepted, the answer's HX-Redirect. Follow whichever comes first, once; a second
+  // navigation would abort the first.
+  var leaving = null;
+  function leave(url) {
+    if (leaving) return;
+    leaving = url;
+    window.location.assign(url);
+  }
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail.xhr;
+    var target = xhr && xhr.getResponseHeader("HX-Redirect");
+    if (!target) return;
+    if (leaving) event.preventDefault();
+    else leaving = target;
+  });
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     var message = event.detail.message;
     if (typeof message !== "string") return;
@@ -69,7 +85,7 @@
       event.preventDefault();
       var data;
       try { data = JSON.parse(message); } catch (e) { return; }
-      if (data.type === "redirect" && data.url) window.location.assign(data.url);
+      if (data.type === "redirect" && data.url) leave(data.url);
       return;
     }
     // A frame rendered before this page's own move answer arrived must not undo it.
