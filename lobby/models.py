@@ -207,3 +207,72 @@ class Seek(models.Model):
 
     def __str__(self) -> str:
         return f"seek {self.pk} by {self.poster_id} {self.preset}/{self.target} {self.status}"
+
+
+# --- The JSON API: personal tokens, idempotent replays, each player's numbered events -------------
+
+
+class ApiToken(models.Model):
+    """A personal API token. Only its SHA-256 digest is stored: the token itself is shown once,
+    when it is made. ``prefix`` (the token's first characters) lets its owner tell tokens apart."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    prefix = models.CharField(max_length=16)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…) of {self.user_id}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a POST that carried an ``Idempotency-Key``, replayed for repeats.
+
+    ``status`` is null while the first request is still running. ``fingerprint`` is a digest of
+    the method, path and body, so a key reused for a different request is refused instead of
+    answered with an unrelated result.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField(null=True, blank=True)
+    content_type = models.CharField(max_length=100, blank=True)
+    body = models.BinaryField(blank=True, default=b"")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="one_record_per_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.key}: {self.status}"
+
+
+class PlayerEvent(models.Model):
+    """One event for one player, numbered 1, 2, 3... per player, so that a client reconnecting
+    with ``since=N`` gets exactly what it missed. Match events carry no cards: the seat's view
+    is rendered when the event is delivered."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveBigIntegerField()
+    kind = models.CharField(max_length=32)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["user", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "seq"], name="one_event_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}#{self.seq} {self.kind}"

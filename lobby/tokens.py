@@ -1,0 +1,86 @@
+"""Personal API tokens: made and revoked in Settings, sent as ``Authorization: Bearer <token>``.
+
+A token is 256 bits from ``secrets`` behind a recognisable ``gin_`` prefix (so a leaked one is
+easy to spot in logs and by secret scanners). Only its SHA-256 digest is stored; a digest of a
+high-entropy secret needs no slow password hash, and looking it up by digest reveals nothing
+through timing about any stored token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from django.utils import timezone
+
+from lobby.models import ApiToken
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+PREFIX = "gin_"
+# The characters shown in Settings (and in the admin) to tell tokens apart: "gin_" and 8 more.
+SHOWN = len(PREFIX) + 8
+MAX_PER_USER = 20
+# last_used_at is a hint for the owner, not an audit log: one write a minute is plenty.
+TOUCH_EVERY = timedelta(minutes=1)
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def create(user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
+    """A new token for ``user``: the stored row and the secret, which is never seen again."""
+    secret = PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user, name=name.strip() or "API", prefix=secret[:SHOWN], digest=digest(secret)
+    )
+    return token, secret
+
+
+def revoke(user: AbstractBaseUser, token_id: int) -> bool:
+    """Delete one of ``user``'s tokens; False when there is no such token of theirs."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    return bool(deleted)
+
+
+def authenticate(secret: str) -> ApiToken | None:
+    """The live token with this secret (its user active), or None."""
+    if not secret.startswith(PREFIX) or len(secret) > 200:
+        return None
+    token = (
+        ApiToken.objects.select_related("user", "user__profile")
+        .filter(digest=digest(secret), user__is_active=True)
+        .first()
+    )
+    if token is None:
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at > TOUCH_EVERY:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token
+
+
+def user_id_for(secret: str) -> int | None:
+    """The owner of a token, without touching it (the idempotency layer's question)."""
+    if not secret.startswith(PREFIX) or len(secret) > 200:
+        return None
+    return (
+        ApiToken.objects.filter(digest=digest(secret), user__is_active=True)
+        .values_list("user_id", flat=True)
+        .first()
+    )
+
+
+def bearer(header: str | None) -> str | None:
+    """The token in an ``Authorization: Bearer <token>`` header, or None."""
+    if not header:
+        return None
+    scheme, _, value = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
