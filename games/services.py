@@ -588,6 +588,13 @@ def notify_match(match: Match) -> None:
             async_to_sync(layer.group_send)(group, {"type": "match.updated", "version": version})
         except Exception:  # a dead channel layer must never undo a committed move
             log.exception("could not notify %s of version %s", group, version)
+        try:
+            # API clients hear of it on their numbered event streams (no cards stored).
+            from lobby.events import match_updated
+
+            match_updated(match)
+        except Exception:
+            log.exception("could not record the event for %s", group)
 
     transaction.on_commit(send)
 
