@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import heapq
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -44,6 +44,8 @@ class Style:
     infer_no_knock: bool  # assume an opponent who could have knocked would have
     rollouts: int = 0  # play-outs comparing a knock with holding on (0: undercut risk only)
     knock_margin: float = 0.0  # points a knock may trail holding on and still be preferred
+    reach: float = 0.0  # points a sure chance to knock after the next draw is worth
+    defend: float = 0.0  # how fast the look-ahead gives way to plain deadwood per opponent turn
 
 
 STYLES: dict[str, Style] = {
@@ -107,14 +109,15 @@ def zone_of(mask: int) -> int:
     return zone
 
 
-def expected_next(mask: int, stock: list[tuple[int, float]]) -> float:
-    """Expected least deadwood of a ten-card hand after drawing one stock card and discarding."""
+def next_draw(mask: int, stock: list[tuple[int, float]], limit: int) -> tuple[float, float]:
+    """For a ten-card hand and one stock draw followed by the best discard: the expected least
+    deadwood, and the chance of being able to knock (deadwood within ``limit``)."""
     dw = deadwood_of_mask(mask)
     zone = zone_of(mask)
     # A card that shares no meld with the hand stays deadwood: keeping it means dropping the
     # hand's best card to drop, the same for every such card, so it is computed once.
     spare = -1
-    total = weight = 0.0
+    total = weight = knock = 0.0
     for bit, q in stock:
         if bit & zone:
             value = best_drop(mask | bit)[1]
@@ -124,14 +127,26 @@ def expected_next(mask: int, stock: list[tuple[int, float]]) -> float:
             value = min(dw, spare + POINTS_OF_BIT[bit])
         total += q * value
         weight += q
-    return total / weight if weight else float(dw)
+        if value <= limit:
+            knock += q
+    if not weight:
+        return float(dw), float(dw <= limit)
+    return total / weight, knock / weight
 
 
-def hand_value(mask: int, stock: list[tuple[int, float]], style: Style) -> float:
+def expected_next(mask: int, stock: list[tuple[int, float]]) -> float:
+    """Expected least deadwood of a ten-card hand after drawing one stock card and discarding."""
+    return next_draw(mask, stock, -1)[0]
+
+
+def hand_value(mask: int, stock: list[tuple[int, float]], style: Style, limit: int) -> float:
+    """Lower is better: deadwood now and after the next draw, less a bonus for the chance to
+    knock after that draw (hands are short against a quick knocker: tempo pays)."""
     dw = deadwood_of_mask(mask)
     if not style.lookahead:
         return float(dw)
-    return (1 - style.lookahead) * dw + style.lookahead * expected_next(mask, stock)
+    ex, knock = next_draw(mask, stock, limit)
+    return (1 - style.lookahead) * dw + style.lookahead * ex - style.reach * knock
 
 
 # --- Decisions --------------------------------------------------------------------------------
@@ -143,7 +158,7 @@ def _discard_scores(
     scores = {}
     for card in cards:
         rest = known.hand & ~BIT[card]
-        score = hand_value(rest, stock, style)
+        score = hand_value(rest, stock, style, known.knock_limit)
         if style.danger:
             score += style.danger * knowledge.danger(known, INDEX[card])
         scores[card] = score
@@ -155,6 +170,11 @@ def pick_discard(
 ) -> tuple[str, dict[str, float]]:
     """The discard with the least score; ties broken toward the higher card, then at random."""
     stock = _stock_odds(known)
+    if style.defend and style.lookahead:
+        # Each turn the opponent plays brings their knock closer, and with it the count of our
+        # deadwood: weigh today's deadwood more as the hand goes on.
+        turns = len(known.opp_threw)
+        style = replace(style, lookahead=style.lookahead * max(0.25, 1 - style.defend * turns))
     scores = _discard_scores(known, cards, style, stock)
     if style.noise and rng.random() < style.noise:
         # A careless player throws a card that is not in a meld, not always the right one.
@@ -183,7 +203,8 @@ def should_take(known: Knowledge, style: Style) -> bool:
     stock = _stock_odds(known)
     hand = known.hand | bit
     take = min(
-        hand_value(hand & ~(1 << i), stock, style) + style.danger * knowledge.danger(known, i)
+        hand_value(hand & ~(1 << i), stock, style, known.knock_limit)
+        + style.danger * knowledge.danger(known, i)
         for i, _ in discard_deadwoods_of_mask(hand)
         if i != INDEX[top]
     )
@@ -197,11 +218,11 @@ def should_take(known: Knowledge, style: Style) -> bool:
     for b, q in stock:
         if not b & zone and now <= spare + POINTS_OF_BIT[b]:
             if unchanged is None:
-                unchanged = hand_value(known.hand, stock, style)
+                unchanged = hand_value(known.hand, stock, style, known.knock_limit)
             value = unchanged
         else:
             index, _ = best_drop(known.hand | b)
-            value = hand_value((known.hand | b) & ~(1 << index), stock, style)
+            value = hand_value((known.hand | b) & ~(1 << index), stock, style, known.knock_limit)
         total += q * value
         weight += q
     draw = total / weight if weight else take

@@ -26,7 +26,10 @@ def _group(cards: list[str]) -> str:
     ordered = sorted(cards, key=INDEX.__getitem__)
     suits = {c[1] for c in ordered}
     if len(suits) == 1:
-        ranks = "-".join(display(c)[:-1] for c in ordered)
+        indices = [INDEX[c] for c in ordered]
+        # A dash only for neighbours: "7-8-9", but "7 and 9" for a pair with a gap.
+        joint = "-" if indices[-1] - indices[0] == len(indices) - 1 else " and "
+        ranks = joint.join(display(c)[:-1] for c in ordered)
         return f"{ranks} of {SUIT_NAMES[ordered[0][1]]}"
     return _names(ordered)
 
@@ -70,7 +73,7 @@ def _safety(view: dict[str, Any], card: str) -> str:
     risk = knowledge.danger(known, index)
     if risk < 0.08:
         return f"{display(card)} is hard for the opponent to use"
-    took = [c for c in known.opp_took if c in (view.get("known_opponent_cards") or [])]
+    took = sorted(set(known.opp_took) & set(view.get("known_opponent_cards") or []))
     if took:
         return f"mind that the opponent took {_names(took)}"
     return ""

@@ -33,6 +33,7 @@ class Knowledge:
     unseen: int  # not ours, not in the pile, not known to be the opponent's
     opp_hidden: int  # how many of the opponent's cards are unseen
     stock_count: int
+    knock_limit: int = 10
     opp_took: list[str] = field(default_factory=list)
     opp_threw: list[str] = field(default_factory=list)
     opp_passed: list[str] = field(default_factory=list)
@@ -76,6 +77,7 @@ def read(view: dict[str, Any]) -> Knowledge:
         unseen=unseen,
         opp_hidden=max(0, opp_count - opp_known.bit_count()),
         stock_count=view["stock_count"],
+        knock_limit=view.get("rules", {}).get("knock_limit", 10),
     )
     moves = view.get("moves") or []
     current = _initial_pile(pile, moves)
