@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Match, Seat
 from games.services import MoveRefused, SeatSpec, create_match, ruleset
+from lobby import events
 from lobby.models import Block, Challenge, Presence, Seek, display_name_of
 
 if TYPE_CHECKING:
@@ -93,6 +94,8 @@ def publish(regions: Iterable[str]) -> None:
     """After the commit, tell every lobby page which regions to re-render."""
     message = {"type": "lobby.changed", "regions": sorted(set(regions))}
     transaction.on_commit(lambda: _group_send(LOBBY_GROUP, message))
+    if "players" in message["regions"]:
+        events.presence_changed()
 
 
 def send_to_match(user_ids: Iterable[int], match: Match) -> None:
@@ -105,6 +108,7 @@ def send_to_match(user_ids: Iterable[int], match: Match) -> None:
             _group_send(group, {"type": "lobby.redirect", "url": url})
 
     transaction.on_commit(send)
+    events.match_started(match)
 
 
 # --- Presence ---------------------------------------------------------------------------------
@@ -179,6 +183,8 @@ def sweep(*, force: bool = False) -> bool:
             .filter(Q(expires_at__lte=now) | ~Q(challenger_id__in=online))
             .update(status=Challenge.Status.EXPIRED, answered_at=now)
         )
+        if expired:
+            events.challenges_closed_at(now)
         orphaned = (
             Seek.objects.filter(status=Seek.Status.OPEN)
             .exclude(poster_id__in=online)
@@ -304,6 +310,7 @@ def challenge(
             # Challenging is being here: keeps the challenge from expiring as "offline".
             seen_over_http(challenger)
             publish(["challenges"])
+            events.challenge_changed(made.pk)
     except IntegrityError:
         raise Conflict(
             _("You have already challenged %(name)s. Wait for an answer or cancel it.")
@@ -335,6 +342,7 @@ def _close(item: Challenge, status: str, reason: str = "") -> None:
             _open_or_refuse(item, now)
             raise Conflict(_("That challenge has expired."))
         publish(["challenges"])
+        events.challenges_closed_at(now)
     item.refresh_from_db()
 
 
@@ -361,6 +369,7 @@ def accept_challenge(item: Challenge, user: AbstractBaseUser) -> Match:
         Challenge.objects.filter(pk=item.pk).update(match=match)
         _withdraw_open([item.challenger_id, item.challenged_id], now)
         publish(REGIONS)
+        events.challenges_closed_at(now)
         send_to_match([item.challenger_id, item.challenged_id], match)
     item.match = match
     return match
@@ -421,6 +430,7 @@ def accept_seek(seek: Seek, user: AbstractBaseUser) -> Match:
         Seek.objects.filter(pk=seek.pk).update(match=match)
         _withdraw_open([seek.poster_id, user.pk], now)
         publish(REGIONS)
+        events.challenges_closed_at(now)
         send_to_match([seek.poster_id, user.pk], match)
     seek.match = match
     return match
@@ -452,6 +462,7 @@ def block(user: AbstractBaseUser, other: AbstractBaseUser) -> None:
             Q(challenger=user, challenged=other) | Q(challenger=other, challenged=user)
         ).update(status=Challenge.Status.CANCELLED, answered_at=now)
         publish(["players", "challenges", "seeks"])
+        events.challenges_closed_at(now)
 
 
 def unblock(user: AbstractBaseUser, other: AbstractBaseUser) -> None:
