@@ -105,6 +105,8 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    # The JSON API; listed for its vendored Swagger UI (no CDN at run time).
+    "ninja",
     "allauth",
     "allauth.account",
     "games",
@@ -123,6 +125,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # After authentication: a repeated Idempotency-Key is answered per player.
+    "lobby.idempotency.IdempotencyMiddleware",
 ]
 
 ROOT_URLCONF = "ginsite.urls"
@@ -210,6 +214,10 @@ ACCOUNT_USER_DISPLAY = "lobby.models.display_name_of"
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+
+# The JSON API: requests per token (or signed-in player) in each window of seconds.
+API_RATE_LIMIT = envint("API_RATE_LIMIT", 300)
+API_RATE_WINDOW = envint("API_RATE_WINDOW", 60)
 
 # Internationalisation
 LANGUAGE_CODE = "en"

@@ -1,0 +1,355 @@
+"""The matches' part of the JSON API: list mine, read my view, move, resign, offers, Bea.
+
+Every change goes through ``games.services`` (the one door) with the version the client's move
+was made for; what a client reads is ``player_view`` for its own seat (plus the live state of
+the table), or the ``spectator_view`` when it only watches. Against Bea, her replies are made
+here, server-side, right after the human's move: an API client never waits on a browser.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from django.http import HttpRequest
+from ninja import Field, Query, Router, Schema, Status
+from pydantic import StrictInt
+
+from games import services
+from games.models import Match, Seat
+from ginsite.api import ERRORS, ApiError, Error, user_of
+
+router = Router()
+
+# How many moves Bea may make in one reply; far above any real turn, a guard against a loop.
+MAX_BEA_MOVES = 20
+
+Card = Annotated[str, Field(pattern=r"^[A2-9TJQK][CDHS]$", examples=["TD"])]
+
+
+# --- Schemas ------------------------------------------------------------------------------------
+
+
+class PlainAction(Schema):
+    type: Literal["take_upcard", "pass", "big_gin", "next_hand"]
+
+    model_config = {"extra": "forbid"}
+
+
+class DrawAction(Schema):
+    type: Literal["draw"]
+    from_: Literal["stock", "discard"] = Field(alias="from")
+
+    model_config = {"extra": "forbid", "populate_by_name": True}
+
+
+class CardAction(Schema):
+    type: Literal["discard", "knock", "gin"]
+    card: Card
+
+    model_config = {"extra": "forbid"}
+
+
+Action = Annotated[PlainAction | DrawAction | CardAction, Field(discriminator="type")]
+
+
+class ActionIn(Schema):
+    action: Action
+    version: StrictInt = Field(
+        ge=0, description="The view's `version` this move was chosen on (409 if stale)."
+    )
+
+
+class VersionIn(Schema):
+    version: StrictInt = Field(ge=0)
+
+
+class OfferIn(Schema):
+    kind: Literal["rematch", "restart"]
+    version: StrictInt = Field(ge=0)
+
+
+class BeaIn(Schema):
+    preset: str = Field("standard", max_length=32)
+    target: int = 100
+    level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    replace: bool = Field(
+        False, description="Abandon (and lose) your running match against Bea, if any."
+    )
+
+
+class SeatOut(Schema):
+    seat: int
+    kind: Literal["player", "guest", "bea", "local"]
+    username: str | None
+    display_name: str
+    bea_level: str | None
+
+
+class MatchSummary(Schema):
+    id: str
+    kind: Literal["bea", "lobby", "private", "local"]
+    status: Literal["active", "finished", "resigned", "abandoned", "timed_out", "restarted"]
+    seat: int | None = Field(description="Your seat; null when you are watching.")
+    seats: list[SeatOut]
+    version: int
+    scores: list[int]
+    your_turn: bool
+    winner_seat: int | None
+    rules: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    previous: str | None
+
+
+class MatchDetail(MatchSummary):
+    view: dict[str, Any] = Field(
+        description="Your seat's player_view (see docs/api.md), or the spectator view."
+    )
+    live: dict[str, Any] | None = Field(
+        description="Between two people: presence, the open offer, the next match."
+    )
+
+
+class OfferOut(Schema):
+    id: int
+    kind: Literal["rematch", "restart"]
+    from_seat: int
+    status: Literal["pending", "accepted", "declined", "withdrawn"]
+    result: str | None
+
+
+class Answered(Schema):
+    offer: OfferOut
+    next: str | None = Field(description="The match an accepted offer started.")
+
+
+class MatchQuery(Schema):
+    status: Literal["active", "finished", "all"] = "all"
+    limit: int = Field(50, ge=1, le=200)
+
+
+# --- Helpers ------------------------------------------------------------------------------------
+
+
+def _load(public_id: str) -> Match:
+    match = (
+        Match.objects.filter(public_id=public_id).prefetch_related("seats__user__profile").first()
+    )
+    if match is None:
+        raise ApiError(404, "not_found", "There is no such match.")
+    return match
+
+
+def _visible(request: HttpRequest, public_id: str) -> tuple[Match, int | None]:
+    """The match and the user's seat (None: watching). A match the user may neither play nor
+    watch is 404, as if it did not exist."""
+    user = user_of(request)
+    match = _load(public_id)
+    seat = services.seat_of(match, user)
+    if seat is None and not services.can_watch(match, user):
+        raise ApiError(404, "not_found", "There is no such match.")
+    return match, seat
+
+
+def _seated(request: HttpRequest, public_id: str) -> tuple[Match, int]:
+    """The match and the user's seat; a watcher trying to act gets 403."""
+    match, seat = _visible(request, public_id)
+    if seat is None:
+        raise ApiError(403, "not_your_match", "You are not playing in this match.")
+    return match, seat
+
+
+def _summary(match: Match, seat: int | None) -> dict[str, Any]:
+    seats = sorted(match.seats.all(), key=lambda s: s.number)
+    to_act = services.load_state(match).to_act if match.is_active else None
+    return {
+        "id": match.public_id,
+        "kind": match.kind,
+        "status": match.status,
+        "seat": seat,
+        "seats": [
+            {
+                "seat": s.number,
+                "kind": s.kind,
+                "username": s.user.get_username() if s.user is not None else None,
+                "display_name": s.display_name,
+                "bea_level": s.bea_level or None,
+            }
+            for s in seats
+        ],
+        "version": match.version,
+        "scores": list(match.scores or [0, 0]),
+        "your_turn": seat is not None and to_act == seat,
+        "winner_seat": match.winner_seat,
+        "rules": match.rules,
+        "created_at": match.created_at,
+        "updated_at": match.updated_at,
+        "finished_at": match.finished_at,
+        "previous": match.previous.public_id if match.previous_id and match.previous else None,
+    }
+
+
+def _detail(match: Match, seat: int | None) -> dict[str, Any]:
+    match = _load(match.public_id)  # fresh: seats, version, status after any change
+    if seat is None:
+        view = services.spectator_view(match)
+        live = services.live_state(match, None)
+    else:
+        view = services.table_view(match, seat)
+        live = view.pop("live", None)
+    return {**_summary(match, seat), "view": view, "live": live}
+
+
+def _let_bea_reply(match: Match) -> None:
+    """Bea moves until it is the human's turn again (or the hand or match is over)."""
+    for _ in range(MAX_BEA_MOVES):
+        if services.play_bea(match) is None:
+            return
+
+
+def _offer_json(offer: Any) -> dict[str, Any]:
+    return {
+        "id": offer.pk,
+        "kind": offer.kind,
+        "from_seat": offer.from_seat,
+        "status": offer.status,
+        "result": offer.result.public_id if offer.result_id and offer.result else None,
+    }
+
+
+# --- Matches ------------------------------------------------------------------------------------
+
+
+@router.get("/matches", response={200: list[MatchSummary], ERRORS: Error}, tags=["matches"])
+def list_matches(request: HttpRequest, query: Query[MatchQuery]) -> list[dict[str, Any]]:
+    """Your matches, most recently changed first."""
+    user = user_of(request)
+    matches = Match.objects.filter(seats__user=user, seats__kind=Seat.Kind.PLAYER).prefetch_related(
+        "seats__user__profile"
+    )
+    if query.status == "active":
+        matches = matches.filter(status=Match.Status.ACTIVE)
+    elif query.status == "finished":
+        matches = matches.exclude(status=Match.Status.ACTIVE)
+    out = []
+    for match in matches.distinct().order_by("-updated_at")[: query.limit]:
+        out.append(_summary(match, services.seat_of(match, user)))
+    return out
+
+
+@router.get("/lobby/matches", response={200: list[MatchSummary], ERRORS: Error}, tags=["matches"])
+def lobby_matches(request: HttpRequest) -> list[dict[str, Any]]:
+    """Lobby matches in progress, which anyone signed in may watch."""
+    user = user_of(request)
+    matches = (
+        Match.objects.filter(kind=Match.Kind.LOBBY, status=Match.Status.ACTIVE)
+        .prefetch_related("seats__user__profile")
+        .order_by("-updated_at")[:100]
+    )
+    return [_summary(m, services.seat_of(m, user)) for m in matches]
+
+
+@router.post("/matches/bea", response={201: MatchDetail, ERRORS: Error}, tags=["bea"])
+def start_bea(request: HttpRequest, body: BeaIn) -> Status:
+    """Start a match against Bea, the computer opponent (you play first). One at a time:
+    with a match against her still running, say ``replace`` to abandon it (it counts as lost)."""
+    user = user_of(request)
+    running = services.running_bea_match(user)
+    if running is not None and not body.replace:
+        raise ApiError(
+            409,
+            "bea_match_running",
+            f"Your match {running.public_id} against Bea is still running: finish it, "
+            "or start again with replace set to abandon it.",
+        )
+    previous = None
+    if running is not None:
+        seat = services.seat_of(running, user)
+        if seat is not None:
+            with contextlib.suppress(services.MatchClosed):  # it ended meanwhile
+                services.abandon(running, seat)
+        previous = running
+    try:
+        match = services.start_bea_match(
+            user, body.preset, body.target, body.level, previous=previous
+        )
+    except services.MoveRefused as refused:
+        raise ApiError(422, "invalid_rules", refused.message) from None
+    return Status(201, _detail(match, 0))
+
+
+@router.get("/matches/{match_id}", response={200: MatchDetail, ERRORS: Error}, tags=["matches"])
+def get_match(request: HttpRequest, match_id: str) -> dict[str, Any]:
+    """Your view of a match: your seat's ``player_view``, or the spectator view when you watch
+    a lobby match you do not play in."""
+    match, seat = _visible(request, match_id)
+    if seat is not None:
+        # A match against Bea left in her turn (say, by a closed browser tab) goes on.
+        _let_bea_reply(match)
+    return _detail(match, seat)
+
+
+@router.post(
+    "/matches/{match_id}/actions", response={200: MatchDetail, ERRORS: Error}, tags=["matches"]
+)
+def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str, Any]:
+    """Make a move (one of the view's ``legal_actions``) on the ``version`` it was chosen on.
+    Against Bea, the answer already holds her reply."""
+    match, seat = _seated(request, match_id)
+    action = body.action.model_dump(by_alias=True, exclude_none=True)
+    services.submit(match, seat, action, body.version)
+    _let_bea_reply(match)
+    return _detail(match, seat)
+
+
+@router.post(
+    "/matches/{match_id}/resign", response={200: MatchDetail, ERRORS: Error}, tags=["matches"]
+)
+def resign(request: HttpRequest, match_id: str) -> dict[str, Any]:
+    """Give up the match; your opponent wins."""
+    match, seat = _seated(request, match_id)
+    services.resign(match, seat)
+    return _detail(match, seat)
+
+
+@router.post(
+    "/matches/{match_id}/claim", response={200: MatchDetail, ERRORS: Error}, tags=["matches"]
+)
+def claim(request: HttpRequest, match_id: str, body: VersionIn) -> dict[str, Any]:
+    """Claim the win when your opponent has been away for over a minute in their turn."""
+    match, seat = _seated(request, match_id)
+    services.claim_win(match, seat, body.version)
+    return _detail(match, seat)
+
+
+@router.post("/matches/{match_id}/offers", response={201: OfferOut, ERRORS: Error}, tags=["offers"])
+def make_offer(request: HttpRequest, match_id: str, body: OfferIn) -> Status:
+    """Offer a rematch (once the match is over) or a restart (during it) to the other player."""
+    match, seat = _seated(request, match_id)
+    offer = services.make_offer(match, seat, body.kind, body.version)
+    return Status(201, _offer_json(offer))
+
+
+@router.post(
+    "/matches/{match_id}/offers/{offer_id}/{answer}",
+    response={200: Answered, ERRORS: Error},
+    tags=["offers"],
+)
+def answer_offer(
+    request: HttpRequest,
+    match_id: str,
+    offer_id: int,
+    answer: Literal["accept", "decline", "withdraw"],
+    body: VersionIn,
+) -> dict[str, Any]:
+    """Accept or decline the other player's offer, or withdraw your own. Accepting starts the
+    new match (``next``)."""
+    match, seat = _seated(request, match_id)
+    new = services.answer_offer(match, seat, offer_id, answer, body.version)
+    offer = match.offers.select_related("result").filter(pk=offer_id).first()
+    if offer is None:
+        raise ApiError(404, "not_found", "There is no such offer.")
+    return {"offer": _offer_json(offer), "next": new.public_id if new is not None else None}
