@@ -10,6 +10,8 @@ app_name = "lobby"
 # the lobby at /lobby/.
 urlpatterns: list[URLPattern | URLResolver] = [
     path("settings/", views.account_settings, name="settings"),
+    path("settings/api-tokens/", views.create_api_token, name="create_api_token"),
+    path("settings/api-tokens/<int:pk>/revoke", views.revoke_api_token, name="revoke_api_token"),
     path("players/<str:username>/", views.player, name="player"),
     path("players/<str:username>/block", views.block_player, name="block"),
     path("players/<str:username>/unblock", views.unblock_player, name="unblock"),

@@ -27,9 +27,10 @@ from games.models import Match
 from games.services import TARGETS, player_stats
 from lobby import regions as lobby_regions
 from lobby import services as lobby_services
+from lobby import tokens
 from lobby.forms import SettingsForm
 from lobby.language import set_language_cookie
-from lobby.models import Challenge, Seek, display_name_of, ensure_profile
+from lobby.models import ApiToken, Challenge, Seek, display_name_of, ensure_profile
 
 
 def _get_player(username: str) -> AbstractBaseUser:
@@ -58,7 +59,42 @@ def account_settings(request: HttpRequest) -> HttpResponse:
             response = redirect("lobby:settings")
             set_language_cookie(response, profile.language)
             return response
-    return render(request, "lobby/settings.html", {"form": form})
+    return render(request, "lobby/settings.html", {"form": form, **_api_token_context(request)})
+
+
+def _api_token_context(request: HttpRequest, **extra: object) -> dict[str, object]:
+    return {"api_tokens": ApiToken.objects.filter(user=request.user), **extra}
+
+
+@require_POST
+@login_required
+def create_api_token(request: HttpRequest) -> HttpResponse:
+    """Make a personal API token and show it once, on this very answer (never stored in a
+    message or the session: only its digest is kept)."""
+    name = request.POST.get("name", "").strip()[:60]
+    form = SettingsForm(instance=ensure_profile(request.user))
+    if not name:
+        messages.error(request, _("Give the token a name, so you can tell it apart later."))
+        return redirect("lobby:settings")
+    if ApiToken.objects.filter(user=request.user).count() >= tokens.MAX_PER_USER:
+        messages.error(request, _("You have too many tokens. Revoke one you no longer use."))
+        return redirect("lobby:settings")
+    _token, secret = tokens.create(request.user, name)  # type: ignore[arg-type]
+    context = _api_token_context(request, new_api_token=secret, new_api_token_name=name)
+    response = render(request, "lobby/settings.html", {"form": form, **context})
+    # The page holds a secret: no cache may keep it.
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_POST
+@login_required
+def revoke_api_token(request: HttpRequest, pk: int) -> HttpResponse:
+    if tokens.revoke(request.user, pk):  # type: ignore[arg-type]
+        messages.success(request, _("Token revoked: programs using it can no longer sign in."))
+    else:
+        messages.error(request, _("There is no such token."))
+    return redirect("lobby:settings")
 
 
 @require_GET
