@@ -74,8 +74,15 @@ def _safety(view: dict[str, Any], card: str) -> str:
     if risk < 0.08:
         return f"{display(card)} is hard for the opponent to use"
     took = sorted(set(known.opp_took) & set(view.get("known_opponent_cards") or []))
+    near = [
+        c
+        for c in took
+        if INDEX[c] % 13 == rank or (INDEX[c] // 13 == suit and abs(INDEX[c] % 13 - rank) <= 2)
+    ]
+    if near:
+        return f"careful: the opponent took {_names(near)}, but the rest is worth more"
     if took:
-        return f"mind that the opponent took {_names(took)}"
+        return f"{display(card)} is far from what the opponent took ({_names(took)})"
     return ""
 
 
