@@ -1,0 +1,175 @@
+"""Run any ``choose(view) -> action`` callable as a player: in the lobby or against Bea.
+
+The bot listens to its event stream (which also keeps it in the lobby), accepts challenges
+(or posts a seek), and whenever a match event shows legal actions for its seat it asks
+``choose`` and posts the answer with the view's version. A stale version (the opponent or a
+second client moved first) is not an error: it reads the match again and goes on.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ginclient.api import ApiError, Client
+from ginclient.board import describe
+
+Choose = Callable[[dict[str, Any]], dict[str, Any]]
+# A bot that keeps answering illegal moves is broken; after this many it plays the first
+# legal action instead, so the match can still finish.
+MAX_REFUSALS = 3
+
+
+def load_choose(spec: str) -> Choose:
+    """``path/to/file.py:choose`` or ``package.module:choose``."""
+    where, sep, name = spec.rpartition(":")
+    if not sep or not where or not name:
+        raise ValueError(f"--bot wants FILE.py:FUNCTION or MODULE:FUNCTION, not {spec!r}")
+    if where.endswith(".py") or Path(where).exists():
+        path = Path(where).resolve()
+        if not path.is_file():
+            raise ValueError(f"no such file: {where}")
+        module_spec = importlib.util.spec_from_file_location(f"ginclient_bot_{path.stem}", path)
+        if module_spec is None or module_spec.loader is None:
+            raise ValueError(f"cannot load {where}")
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[module_spec.name] = module
+        module_spec.loader.exec_module(module)
+    else:
+        module = importlib.import_module(where)
+    choose = getattr(module, name, None)
+    if not callable(choose):
+        raise ValueError(f"{where} has no callable {name!r}")
+    return choose  # type: ignore[no-any-return]
+
+
+class Bot:
+    def __init__(
+        self,
+        client: Client,
+        choose: Choose,
+        *,
+        say: Callable[[str], None] = print,
+        seek: bool = False,
+        preset: str = "standard",
+        target: int = 100,
+        games: int | None = None,
+    ):
+        self.client, self.choose, self.say = client, choose, say
+        self.seek, self.preset, self.target, self.games = seek, preset, target, games
+        self.finished: set[str] = set()
+        self.results: list[dict[str, Any]] = []
+
+    # --- Playing one match --------------------------------------------------------------------
+
+    def play(self, match: dict[str, Any]) -> dict[str, Any]:
+        """Make every move that is ours now; return the match as it then stands."""
+        refusals = 0
+        while match.get("status") == "active" and match.get("seat") is not None:
+            view = match["view"]
+            legal = view.get("legal_actions") or []
+            if not legal:
+                break
+            action = self.choose(view) if refusals < MAX_REFUSALS else legal[0]
+            try:
+                match = self.client.post(
+                    f"/matches/{match['id']}/actions",
+                    {"action": action, "version": view["version"]},
+                )
+            except ApiError as refused:
+                if refused.status == 422:
+                    refusals += 1
+                    self.say(f"refused {action}: {refused.message}")
+                elif refused.status != 409:
+                    raise
+                match = self.client.get(f"/matches/{match['id']}")
+                continue
+            self.say(f"{match['id']}: {describe(action, view)}")
+        self._note_end(match)
+        return match
+
+    def _note_end(self, match: dict[str, Any]) -> None:
+        if match.get("status") == "active" or match["id"] in self.finished:
+            return
+        self.finished.add(match["id"])
+        self.results.append(match)
+        view = match.get("view") or {}
+        settlement = view.get("settlement") or {}
+        outcome = (
+            "won"
+            if settlement.get("winner", match.get("winner_seat")) == match.get("seat")
+            else "lost"
+        )
+        self.say(f"{match['id']}: match {match['status']}, {outcome}; scores {match['scores']}")
+
+    def done(self) -> bool:
+        return self.games is not None and len(self.finished) >= self.games
+
+    # --- Against Bea ----------------------------------------------------------------------------
+
+    def against_bea(self, level: str) -> None:
+        """Play ``games`` matches against Bea (her replies come in the answers)."""
+        while not self.done():
+            match = self.client.post(
+                "/matches/bea",
+                {"level": level, "preset": self.preset, "target": self.target, "replace": True},
+            )
+            while match["status"] == "active":
+                match = self.play(match)
+                if match["status"] == "active" and not match["view"].get("legal_actions"):
+                    match = self.client.get(f"/matches/{match['id']}")
+
+    # --- In the lobby ---------------------------------------------------------------------------
+
+    def _post_seek(self) -> None:
+        try:
+            self.client.post("/seeks", {"preset": self.preset, "target": self.target})
+            self.say(f"posted a seek: {self.preset} to {self.target}")
+        except ApiError as refused:
+            if refused.status != 409:  # already seeking, or in a match: both fine
+                raise
+
+    def lobby(self) -> None:
+        """Serve the lobby until ``games`` matches are over (or for ever)."""
+        me = self.client.get("/me")
+        self.say(f"signed in as {me['display_name']} ({me['username']})")
+        for summary in self.client.get("/matches", status="active"):
+            if summary["kind"] == "lobby":
+                self.play(self.client.get(f"/matches/{summary['id']}"))
+        for item in self.client.stream():
+            kind = item.get("type")
+            if kind == "hello":
+                # Now in the lobby: answer what is already waiting.
+                challenges = self.client.get("/challenges")
+                for challenge in challenges["incoming"]:
+                    if challenge["status"] == "open":
+                        self._accept(challenge)
+                if self.seek:
+                    self._post_seek()
+            elif kind == "challenge":
+                data = item["data"]
+                if data["direction"] == "incoming" and data["status"] == "open":
+                    self._accept(data)
+            elif kind == "match":
+                data = item["data"]
+                if data.get("view") is None:
+                    continue  # superseded by a later event of the same match
+                match = self.client.get(f"/matches/{data['match']}")
+                self.play(match)
+                if self.done():
+                    return
+                if match["status"] != "active" and self.seek:
+                    self._post_seek()
+
+    def _accept(self, challenge: dict[str, Any]) -> None:
+        name = challenge["challenger"]["display_name"]
+        try:
+            started = self.client.post(f"/challenges/{challenge['id']}/accept")
+        except ApiError as refused:
+            self.say(f"could not accept {name}'s challenge: {refused.message}")
+            return
+        self.say(f"accepted {name}'s challenge: match {started['match']}")

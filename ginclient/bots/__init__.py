@@ -1,0 +1,1 @@
+"""Example players for ``python -m ginclient --bot FILE.py:choose``."""

@@ -1,0 +1,293 @@
+"""``python -m ginclient``: the lobby and a match in the terminal, or a bot, over the public API.
+
+    python -m ginclient --server http://127.0.0.1:8000 --token gin_... online
+    python -m ginclient ... challenge bob --target 50
+    python -m ginclient ... accept            (the newest open challenge to you)
+    python -m ginclient ... play MATCH_ID
+    python -m ginclient ... bea --level easy  (a match against Bea, played here)
+    python -m ginclient ... --bot ginclient/bots/random_bot.py:choose --seek --games 3
+
+The server and token may also come from GIN_SERVER and GIN_TOKEN.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from ginclient.api import ApiError, Client
+from ginclient.board import describe, menu, render
+from ginclient.bot import Bot, load_choose
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m ginclient", description="Play Gin Rummy in the terminal, or run a bot."
+    )
+    parser.add_argument("--server", default=os.environ.get("GIN_SERVER", "http://127.0.0.1:8000"))
+    parser.add_argument(
+        "--token", default=os.environ.get("GIN_TOKEN", ""), help="a token from Settings"
+    )
+    parser.add_argument("--bot", metavar="FILE.py:FUNCTION", help="play with choose(view)")
+    parser.add_argument("--seek", action="store_true", help="bot: post a seek and keep one open")
+    parser.add_argument("--bea", metavar="LEVEL", help="bot: play against Bea at this level")
+    parser.add_argument("--games", type=int, help="bot: stop after this many matches")
+    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--target", type=int, default=100)
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("me", help="who you are, and your statistics")
+    commands.add_parser("online", help="who is in the lobby")
+    commands.add_parser("challenges", help="challenges to and from you")
+    challenge = commands.add_parser("challenge", help="challenge a player")
+    challenge.add_argument("username")
+    accept = commands.add_parser("accept", help="accept a challenge (default: the newest)")
+    accept.add_argument("id", nargs="?", type=int)
+    decline = commands.add_parser("decline", help="decline a challenge")
+    decline.add_argument("id", type=int)
+    decline.add_argument("--reason", choices=["later", "rules", "not_interested"], default="later")
+    cancel = commands.add_parser("cancel", help="cancel a challenge you sent")
+    cancel.add_argument("id", type=int)
+    commands.add_parser("seeks", help="open seeks in the lobby")
+    commands.add_parser("seek", help="post a seek")
+    take = commands.add_parser("take", help="accept a seek")
+    take.add_argument("id", type=int)
+    matches = commands.add_parser("matches", help="your matches")
+    matches.add_argument("--all", action="store_true", help="finished ones too")
+    play = commands.add_parser("play", help="play (or watch) a match here")
+    play.add_argument("match")
+    bea = commands.add_parser("bea", help="start a match against Bea and play it here")
+    bea.add_argument("--level", default="medium", choices=["easy", "medium", "hard", "expert"])
+    return parser
+
+
+def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -> int:
+    args = _parser().parse_args(argv)
+    if not args.token:
+        out("A token is needed: --token gin_... (make one in Settings), or set GIN_TOKEN.")
+        return 2
+    client = Client(args.server, args.token)
+    try:
+        if args.bot:
+            return _run_bot(client, args, out)
+        if not args.command:
+            out("Say what to do: me, online, challenges, challenge, accept, matches, play, bea...")
+            return 2
+        return COMMANDS[args.command](client, args, out)
+    except ApiError as refused:
+        out(f"Error: {refused}")
+        return 1
+    except KeyboardInterrupt:
+        out("Bye.")
+        return 130
+
+
+def _run_bot(client: Client, args: argparse.Namespace, out: Callable[[str], None]) -> int:
+    try:
+        choose = load_choose(args.bot)
+    except (ValueError, ImportError, OSError, SyntaxError) as bad:
+        out(f"Error: {bad}")
+        return 2
+    bot = Bot(
+        client,
+        choose,
+        say=out,
+        seek=args.seek,
+        preset=args.preset,
+        target=args.target,
+        games=args.games,
+    )
+    if args.bea:
+        bot.against_bea(args.bea)
+    else:
+        bot.lobby()
+    out(f"Done: {len(bot.finished)} matches.")
+    return 0
+
+
+# --- Commands -------------------------------------------------------------------------------------
+
+Out = Callable[[str], None]
+
+
+def _me(client: Client, args: argparse.Namespace, out: Out) -> int:
+    me = client.get("/me")
+    stats = me["stats"]
+    out(f"{me['display_name']} ({me['username']})")
+    out(
+        f"{stats['matches_won']}/{stats['matches_played']} matches won, "
+        f"{stats['hands_won']} hands, {stats['gins']} gins, {stats['undercuts']} undercuts"
+    )
+    return 0
+
+
+def _online(client: Client, args: argparse.Namespace, out: Out) -> int:
+    for player in client.get("/players/online"):
+        flags = " (you)" if player["me"] else (" (playing)" if player["busy"] else "")
+        out(f"{player['username']:20} {player['display_name']}{flags}")
+    return 0
+
+
+def _challenge_line(c: dict[str, Any]) -> str:
+    other = c["challenger"] if c["direction"] == "incoming" else c["challenged"]
+    arrow = "from" if c["direction"] == "incoming" else "to"
+    reason = f" ({c['reason']})" if c.get("reason") else ""
+    return (
+        f"#{c['id']} {arrow} {other['display_name']}: {c['preset']} to {c['target']}, "
+        f"{c['status']}{reason}" + (f", match {c['match']}" if c.get("match") else "")
+    )
+
+
+def _challenges(client: Client, args: argparse.Namespace, out: Out) -> int:
+    found = client.get("/challenges")
+    for c in found["incoming"] + found["outgoing"]:
+        out(_challenge_line(c))
+    if not found["incoming"] and not found["outgoing"]:
+        out("No challenges.")
+    return 0
+
+
+def _challenge(client: Client, args: argparse.Namespace, out: Out) -> int:
+    made = client.post(
+        "/challenges", {"to": args.username, "preset": args.preset, "target": args.target}
+    )
+    out(f"Sent: {_challenge_line(made)}")
+    return 0
+
+
+def _accept(client: Client, args: argparse.Namespace, out: Out) -> int:
+    challenge_id = args.id
+    if challenge_id is None:
+        open_ones = [c for c in client.get("/challenges")["incoming"] if c["status"] == "open"]
+        if not open_ones:
+            out("No open challenge to you.")
+            return 1
+        challenge_id = open_ones[0]["id"]
+    started = client.post(f"/challenges/{challenge_id}/accept")
+    out(f"Match {started['match']} started. Play it: python -m ginclient play {started['match']}")
+    return 0
+
+
+def _decline(client: Client, args: argparse.Namespace, out: Out) -> int:
+    done = client.post(f"/challenges/{args.id}/decline", {"reason": args.reason})
+    out(_challenge_line(done))
+    return 0
+
+
+def _cancel(client: Client, args: argparse.Namespace, out: Out) -> int:
+    out(_challenge_line(client.post(f"/challenges/{args.id}/cancel")))
+    return 0
+
+
+def _seeks(client: Client, args: argparse.Namespace, out: Out) -> int:
+    seeks = client.get("/seeks")
+    for s in seeks:
+        mine = " (yours)" if s["mine"] else ""
+        out(f"#{s['id']} {s['poster']['display_name']}: {s['preset']} to {s['target']}{mine}")
+    if not seeks:
+        out("No open seeks.")
+    return 0
+
+
+def _seek(client: Client, args: argparse.Namespace, out: Out) -> int:
+    seek = client.post("/seeks", {"preset": args.preset, "target": args.target})
+    out(f"Seek #{seek['id']} posted: {seek['preset']} to {seek['target']}.")
+    return 0
+
+
+def _take(client: Client, args: argparse.Namespace, out: Out) -> int:
+    started = client.post(f"/seeks/{args.id}/accept")
+    out(f"Match {started['match']} started. Play it: python -m ginclient play {started['match']}")
+    return 0
+
+
+def _matches(client: Client, args: argparse.Namespace, out: Out) -> int:
+    found = client.get("/matches", status="all" if args.all else "active")
+    for m in found:
+        seat = m["seat"] if m["seat"] is not None else 0
+        other = next((s for s in m["seats"] if s["seat"] != seat), None)
+        versus = other["display_name"] if other else "?"
+        turn = " · your turn" if m["your_turn"] else ""
+        out(f"{m['id']}  {m['kind']:6} vs {versus:16} {m['status']:9} {m['scores']}{turn}")
+    if not found:
+        out("No matches." if args.all else "No matches in progress (--all for finished ones).")
+    return 0
+
+
+def _play(client: Client, args: argparse.Namespace, out: Out) -> int:
+    return play_match(client, args.match, out, input)
+
+
+def _bea(client: Client, args: argparse.Namespace, out: Out) -> int:
+    match = client.post(
+        "/matches/bea",
+        {"level": args.level, "preset": args.preset, "target": args.target, "replace": True},
+    )
+    return play_match(client, match["id"], out, input)
+
+
+def play_match(client: Client, match_id: str, out: Out, ask: Callable[[str], str]) -> int:
+    """Show the board, offer the legal actions by number, and wait on the event stream for
+    the opponent's moves, until the match is over."""
+    match = client.get(f"/matches/{match_id}")
+    events = None
+    while True:
+        out("")
+        out(render(match))
+        if match["status"] != "active":
+            return 0
+        view = match["view"]
+        legal = view.get("legal_actions") or []
+        if match["seat"] is not None and legal:
+            for line in menu(view):
+                out(line)
+            choice = ask("Your move (number, r to resign, q to quit): ").strip().lower()
+            if choice == "q":
+                return 0
+            if choice == "r":
+                match = client.post(f"/matches/{match_id}/resign")
+                continue
+            if not choice.isdigit() or not 1 <= int(choice) <= len(legal):
+                out(f"Pick a number from 1 to {len(legal)}.")
+                continue
+            action = legal[int(choice) - 1]
+            try:
+                match = client.post(
+                    f"/matches/{match_id}/actions", {"action": action, "version": view["version"]}
+                )
+                out(f"You: {describe(action, view)}")
+            except ApiError as refused:
+                out(f"Refused: {refused.message}")
+                match = client.get(f"/matches/{match_id}")
+            continue
+        out("Waiting for the other player...")
+        if events is None:
+            events = client.stream()
+        for item in events:
+            data = item.get("data") or {}
+            if item.get("type") == "match" and data.get("match") == match_id and data.get("view"):
+                break
+        match = client.get(f"/matches/{match_id}")
+
+
+COMMANDS: dict[str, Callable[[Client, argparse.Namespace, Out], int]] = {
+    "me": _me,
+    "online": _online,
+    "challenges": _challenges,
+    "challenge": _challenge,
+    "accept": _accept,
+    "decline": _decline,
+    "cancel": _cancel,
+    "seeks": _seeks,
+    "seek": _seek,
+    "take": _take,
+    "matches": _matches,
+    "play": _play,
+    "bea": _bea,
+}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
