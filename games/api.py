@@ -277,7 +277,7 @@ def start_bea(request: HttpRequest, body: BeaIn) -> Status:
             user, body.preset, body.target, body.level, previous=previous
         )
     except services.MoveRefused as refused:
-        raise ApiError(422, "invalid_rules", refused.message) from None
+        raise ApiError(400, "invalid_request", refused.message) from None
     return Status(201, _detail(match, 0))
 
 
