@@ -18,7 +18,7 @@ from pydantic import StrictInt
 
 from games import services
 from games.models import Match, Seat
-from ginsite.api import ERRORS, ApiError, Error, user_of
+from ginsite.apikit import ERRORS, ApiError, Error, user_of
 
 router = Router()
 

@@ -37,11 +37,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, help="bot: stop after this many matches")
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--target", type=int, default=100)
+    # --preset and --target also after the command ("challenge bob --target 50").
+    rules = argparse.ArgumentParser(add_help=False)
+    rules.add_argument("--preset", default=argparse.SUPPRESS)
+    rules.add_argument("--target", type=int, default=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("me", help="who you are, and your statistics")
     commands.add_parser("online", help="who is in the lobby")
     commands.add_parser("challenges", help="challenges to and from you")
-    challenge = commands.add_parser("challenge", help="challenge a player")
+    challenge = commands.add_parser("challenge", help="challenge a player", parents=[rules])
     challenge.add_argument("username")
     accept = commands.add_parser("accept", help="accept a challenge (default: the newest)")
     accept.add_argument("id", nargs="?", type=int)
@@ -51,14 +55,16 @@ def _parser() -> argparse.ArgumentParser:
     cancel = commands.add_parser("cancel", help="cancel a challenge you sent")
     cancel.add_argument("id", type=int)
     commands.add_parser("seeks", help="open seeks in the lobby")
-    commands.add_parser("seek", help="post a seek")
+    commands.add_parser("seek", help="post a seek", parents=[rules])
     take = commands.add_parser("take", help="accept a seek")
     take.add_argument("id", type=int)
     matches = commands.add_parser("matches", help="your matches")
     matches.add_argument("--all", action="store_true", help="finished ones too")
     play = commands.add_parser("play", help="play (or watch) a match here")
     play.add_argument("match")
-    bea = commands.add_parser("bea", help="start a match against Bea and play it here")
+    bea = commands.add_parser(
+        "bea", help="start a match against Bea and play it here", parents=[rules]
+    )
     bea.add_argument("--level", default="medium", choices=["easy", "medium", "hard", "expert"])
     return parser
 

@@ -25,7 +25,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema, Status
 
 from games.services import player_stats
-from ginsite.api import ERRORS, ApiError, Error, user_of
+from ginsite.apikit import ERRORS, ApiError, Error, user_of
 from lobby import events
 from lobby import services as lobby_services
 from lobby.models import Block, Challenge, Seek, display_name_of, ensure_profile

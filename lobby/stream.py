@@ -23,7 +23,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import AllowedHostsOriginValidator
 
-from ginsite.api import ApiError, check_rate
+from ginsite.apikit import ApiError, check_rate
 from lobby import tokens
 from lobby.api import event_lines
 

@@ -1,0 +1,162 @@
+"""ginclient against a real server (daphne in this process): the commands, a bot against Bea,
+and a bot in the lobby accepting a challenge and playing it out. Matches go to 50 points."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ginclient import ApiError, Client
+from ginclient.board import card, describe, render
+from ginclient.bot import Bot, load_choose
+from ginclient.bots.random_bot import choose as random_choose
+from ginclient.cli import main
+from lobby import api as lobby_api
+from tests.browser.live_asgi import serve, shared_database
+
+from .conftest import token_for
+from .test_browser_vs_api import pick
+
+DEADLINE = 90
+
+
+@pytest.fixture
+def server(monkeypatch) -> Iterator[str]:
+    # Quiet streams wake up often, so a lost wake-up costs a second, not ten.
+    monkeypatch.setattr(lobby_api, "KEEPALIVE_SECONDS", 1.0)
+    url = serve()
+    with shared_database():
+        yield url
+
+
+def test_it_draws_a_readable_board():
+    view = {
+        "seat": 0,
+        "phase": "draw",
+        "to_act": 0,
+        "hand": ["AS", "2S", "3S", "TD", "KH"],
+        "arrangement": {"melds": [["AS", "2S", "3S"]], "deadwood": 20},
+        "discard_pile": ["4C", "9H"],
+        "stock_count": 30,
+        "opponent_card_count": 10,
+        "known_opponent_cards": ["7D"],
+        "legal_actions": [{"type": "draw", "from": "stock"}, {"type": "draw", "from": "discard"}],
+        "scores": [12, 30],
+        "hand_number": 2,
+        "version": 40,
+        "rules": {"name": "standard", "target": 100},
+    }
+    match = {
+        "id": "m1",
+        "seat": 0,
+        "status": "active",
+        "seats": [{"seat": 0, "display_name": "Alice"}, {"seat": 1, "display_name": "Bea"}],
+        "view": view,
+    }
+    board = render(match)
+    assert "[A♠ 2♠ 3♠]" in board and "K♥ 10♦" in board and "(20 points)" in board
+    assert "top 9♥" in board and "Alice 12 · Bea 30" in board and "Your turn." in board
+    assert "7♦" in board
+    assert describe(view["legal_actions"][1], view) == "draw 9♥ from the discard pile"
+    assert card("TC") == "10♣"
+
+
+def test_it_loads_a_bot_from_a_file_or_a_module(tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text("def choose(view):\n    return view['legal_actions'][0]\n")
+    assert load_choose(f"{path}:choose")({"legal_actions": [{"type": "pass"}]}) == {"type": "pass"}
+    assert load_choose("ginclient.bots.random_bot:choose") is random_choose
+    for bad in ("nocolon", f"{path}:missing", "no/such/file.py:choose"):
+        with pytest.raises(ValueError):
+            load_choose(bad)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_commands_and_their_errors(server: str, alice, bob):
+    token = token_for(alice)
+    Client(server, token_for(bob)).get("/players/online")  # bob is in the lobby
+    lines: list[str] = []
+    base = ["--server", server, "--token", token]
+    assert main([*base, "me"], out=lines.append) == 0
+    assert lines[0].startswith("alice (alice)")
+    assert main([*base, "online"], out=lines.append) == 0
+    assert any(line.startswith("bob") for line in lines)
+    assert main([*base, "challenge", "bob", "--target", "50"], out=lines.append) == 0
+    assert "to bob: standard to 50, open" in lines[-1]
+    assert main([*base, "challenges"], out=lines.append) == 0
+    assert main([*base, "matches"], out=lines.append) == 0 and lines[-1].startswith("No matches")
+    assert main([*base, "challenge", "nobody"], out=lines.append) == 1
+    assert lines[-1] == "Error: There is no player of that name. (404 not_found)"
+    assert main(["--server", server, "--token", "gin_wrong", "me"], out=lines.append) == 1
+    assert "invalid_token" in lines[-1]
+    assert main(["--server", server, "me"], out=lines.append) == 2
+    assert main([*base, "--bot", "nothing.py:choose"], out=lines.append) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(180)
+def test_a_bot_plays_bea(server: str, alice):
+    said: list[str] = []
+    bot = Bot(Client(server, token_for(alice)), random_choose, say=said.append, target=50, games=1)
+    bot.against_bea("easy")
+    assert len(bot.finished) == 1
+    assert bot.results[0]["status"] == "finished"
+    assert any("match finished" in line for line in said)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(180)
+def test_a_bot_accepts_a_challenge_in_the_lobby_and_plays_it_out(server: str, alice, bob):
+    bot_client = Client(server, token_for(bob))
+    said: list[str] = []
+    bot = Bot(bot_client, random_choose, say=said.append, games=1)
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            bot.lobby()
+        except BaseException as error:  # noqa: BLE001 - reported by the test below
+            failure.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    alice_client = Client(server, token_for(alice))
+    deadline = time.monotonic() + DEADLINE
+    while "bob" not in {p["username"] for p in alice_client.get("/players/online")}:
+        assert time.monotonic() < deadline, "the bot never came into the lobby"
+        time.sleep(0.1)
+    alice_client.post("/challenges", {"to": "bob", "target": 50})
+    match = _wait_for_match(alice_client, deadline)
+    while match["status"] == "active":
+        assert time.monotonic() < deadline, f"the match did not finish: {said[-5:]}"
+        view = match["view"]
+        if view["legal_actions"]:
+            try:
+                match = alice_client.post(
+                    f"/matches/{match['id']}/actions",
+                    {"action": pick(view), "version": view["version"]},
+                )
+                continue
+            except ApiError as refused:  # the bot dealt the next hand first
+                assert refused.status == 409
+        time.sleep(0.05)
+        match = alice_client.get(f"/matches/{match['id']}")
+    thread.join(timeout=30)
+    assert not failure, failure
+    assert not thread.is_alive()
+    assert match["status"] == "finished"
+    assert any("accepted alice's challenge" in line for line in said)
+    assert len(bot.finished) == 1
+
+
+def _wait_for_match(client: Client, deadline: float) -> dict[str, Any]:
+    while True:
+        found = client.get("/matches", status="active")
+        if found:
+            return dict(client.get(f"/matches/{found[0]['id']}"))
+        assert time.monotonic() < deadline, "the bot never accepted"
+        time.sleep(0.1)
