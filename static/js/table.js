@@ -88,9 +88,25 @@
       if (data.type === "redirect" && data.url) leave(data.url);
       return;
     }
-    // A frame rendered before this page's own move answer arrived must not undo it.
+    // A frame rendered before this page's own move answer arrived must not undo it, and one
+    // for the position this page already shows (its own move, answered by the POST) must not
+    // swap the hand again under a card just selected; only its live region is news then.
     var found = /id="table-version" data-version="(\d+)"/.exec(message);
-    if (found && parseInt(found[1], 10) < pageVersion()) event.preventDefault();
+    if (!found) return;
+    var version = parseInt(found[1], 10);
+    if (version < pageVersion()) {
+      event.preventDefault();
+    } else if (version === pageVersion()) {
+      event.preventDefault();
+      var parsed = document.createElement("template");
+      parsed.innerHTML = message;
+      var fresh = parsed.content.querySelector("#live");
+      var current = document.getElementById("live");
+      if (fresh && current) {
+        current.replaceWith(fresh);
+        htmx.process(fresh);
+      }
+    }
   });
   // The extension retries by itself after an abnormal close; a server going away for a
   // restart closes with 1001, so retry then too. Every (re)connect gets a full refresh.
