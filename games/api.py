@@ -14,11 +14,10 @@ from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
-from pydantic import StrictInt
 
 from games import services
 from games.models import Match, Seat
-from ginsite.apikit import ERRORS, ApiError, Error, user_of
+from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, WholeNumber, user_of
 
 router = Router()
 
@@ -31,48 +30,44 @@ Card = Annotated[str, Field(pattern=r"^[A2-9TJQK][CDHS]$", examples=["TD"])]
 # --- Schemas ------------------------------------------------------------------------------------
 
 
-class PlainAction(Schema):
+class PlainAction(Body):
     type: Literal["take_upcard", "pass", "big_gin", "next_hand"]
 
-    model_config = {"extra": "forbid"}
 
-
-class DrawAction(Schema):
+class DrawAction(Body):
     type: Literal["draw"]
     from_: Literal["stock", "discard"] = Field(alias="from")
 
-    model_config = {"extra": "forbid", "populate_by_name": True}
+    model_config = {"extra": "forbid", "strict": True, "populate_by_name": True}
 
 
-class CardAction(Schema):
+class CardAction(Body):
     type: Literal["discard", "knock", "gin"]
     card: Card
-
-    model_config = {"extra": "forbid"}
 
 
 Action = Annotated[PlainAction | DrawAction | CardAction, Field(discriminator="type")]
 
 
-class ActionIn(Schema):
+class ActionIn(Body):
     action: Action
-    version: StrictInt = Field(
+    version: WholeNumber = Field(
         ge=0, description="The view's `version` this move was chosen on (409 if stale)."
     )
 
 
-class VersionIn(Schema):
-    version: StrictInt = Field(ge=0)
+class VersionIn(Body):
+    version: WholeNumber = Field(ge=0)
 
 
-class OfferIn(Schema):
+class OfferIn(Body):
     kind: Literal["rematch", "restart"]
-    version: StrictInt = Field(ge=0)
+    version: WholeNumber = Field(ge=0)
 
 
-class BeaIn(Schema):
-    preset: str = Field("standard", max_length=32)
-    target: int = 100
+class BeaIn(Body):
+    preset: Preset = "standard"
+    target: Target = 100
     level: Literal["easy", "medium", "hard", "expert"] = "medium"
     replace: bool = Field(
         False, description="Abandon (and lose) your running match against Bea, if any."

@@ -56,16 +56,20 @@ def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
 
 @api.exception_handler(MoveRefused)
 def _move_refused(request: HttpRequest, exc: MoveRefused) -> HttpResponse:
-    # 400 refused (no version sent...), 403 not_your_match, 409 stale_version / match_closed,
-    # 422 illegal_move with the engine's reason: the door's own statuses and codes.
-    code = exc.code if exc.code != "refused" else "invalid_request"
-    return error_response(exc.status, code, exc.message)
+    # 403 not_your_match, 409 stale_version / match_closed, 422 illegal_move with the engine's
+    # reason: the door's own statuses and codes.
+    if exc.code == "refused":  # well formed, but not something the door will do
+        return error_response(422, "invalid_request", exc.message)
+    return error_response(exc.status, exc.code, exc.message)
 
 
 @api.exception_handler(lobby_services.Refused)
 def _lobby_refused(request: HttpRequest, exc: lobby_services.Refused) -> HttpResponse:
-    codes = {400: "invalid_request", 403: "not_allowed", 409: "conflict"}
-    return error_response(exc.status, codes.get(exc.status, "refused"), exc.message)
+    # A well-formed request the lobby will not carry out ("you cannot challenge yourself") is
+    # 422: 400 is kept for requests of the wrong shape.
+    codes = {403: "not_allowed", 409: "conflict"}
+    status = exc.status if exc.status in codes else 422
+    return error_response(status, codes.get(status, "invalid_request"), exc.message)
 
 
 @api.exception_handler(ValidationError)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from django.conf import settings
 from django.core.cache import cache
@@ -16,12 +16,28 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Schema
 from ninja.security import APIKeyCookie, HttpBearer
 from ninja.utils import check_csrf
+from pydantic import BeforeValidator, model_validator
 
 from lobby import tokens
 
 # Every status an operation may answer with besides its success; documented on each, so a
 # client (and schemathesis) knows the error shape of each.
 ERRORS = frozenset({400, 401, 403, 404, 409, 422, 429})
+
+
+# The rules a match may be played by, spelled out so the schema says so (tests/api check these
+# against games.engine.PRESETS and games.services.TARGETS).
+def _whole(value: Any) -> Any:
+    """JSON has one number type: 100.0 is the integer 100 (as JSON Schema says); 100.5, "100"
+    and true are not."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole)]
+Preset = Literal["standard", "classic", "simple"]
+Target = Annotated[Literal[50, 100, 150, 250], BeforeValidator(_whole)]
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
 
 CODES_BY_STATUS = {
@@ -145,3 +161,19 @@ def user_of(request: HttpRequest) -> Any:
 def not_found_view(request: HttpRequest, rest: str = "") -> HttpResponse:
     """Any other path under /api/: a JSON 404, never an HTML page."""
     return error_response(404, "not_found", "There is no such API endpoint.")
+
+
+class Body(Schema):
+    """A request body: a JSON object with only the fields it declares. (Without the first
+    check ninja would read the defaults out of a list or a number, and accept it.)"""
+
+    # Strict: no quiet conversions ("1" or true for a number, 0 for false).
+    model_config = {"extra": "forbid", "strict": True}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _an_object(cls, data: Any) -> Any:
+        # ninja hands the parsed JSON over wrapped in its DjangoGetter.
+        if not isinstance(getattr(data, "_obj", data), dict):
+            raise ValueError("The body must be a JSON object.")
+        return data

@@ -25,7 +25,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema, Status
 
 from games.services import player_stats
-from ginsite.apikit import ERRORS, ApiError, Error, user_of
+from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, user_of
 from lobby import events
 from lobby import services as lobby_services
 from lobby.models import Block, Challenge, Seek, display_name_of, ensure_profile
@@ -86,13 +86,13 @@ class Challenges(Schema):
     outgoing: list[ChallengeOut]
 
 
-class ChallengeIn(Schema):
+class ChallengeIn(Body):
     to: str = Field(description="The username of the player to challenge.", max_length=150)
-    preset: str = Field("standard", max_length=32)
-    target: int = 100
+    preset: Preset = "standard"
+    target: Target = 100
 
 
-class DeclineIn(Schema):
+class DeclineIn(Body):
     reason: Literal["later", "rules", "not_interested"] = "later"
 
 
@@ -107,9 +107,9 @@ class SeekOut(Schema):
     match: str | None
 
 
-class SeekIn(Schema):
-    preset: str = Field("standard", max_length=32)
-    target: int = 100
+class SeekIn(Body):
+    preset: Preset = "standard"
+    target: Target = 100
 
 
 class Started(Schema):

@@ -64,9 +64,11 @@ def test_it_sends_a_challenge_both_players_see(alice_api: Api, bob_api: Api, bob
 def test_challenge_refusals(alice_api: Api, alice, bob, carol):
     cases = [
         ({"to": "nobody"}, 404, "not_found"),
-        ({"to": "alice"}, 400, "invalid_request"),
-        ({"to": "bob", "target": 77}, 400, "invalid_request"),
-        ({"to": "bob", "preset": "nope"}, 400, "invalid_request"),
+        ({"to": "alice"}, 422, "invalid_request"),
+        ({"to": "bob", "target": 77}, 400, "malformed"),
+        ({"to": "bob", "preset": "nope"}, 400, "malformed"),
+        ({"to": "bob", "colour": "red"}, 400, "malformed"),
+        ([], 400, "malformed"),
         ({"to": "carol"}, 409, "conflict"),  # carol is not in the lobby
         ({"to": 5}, 400, "malformed"),
         ({}, 400, "malformed"),
@@ -151,7 +153,7 @@ def test_a_seek_is_posted_listed_and_taken_once(alice_api: Api, bob_api: Api, ca
     assert [s["id"] for s in listed] == [seek["id"]] and listed[0]["mine"] is False
     assert body(bob_api.get(f"/seeks/{seek['id']}"))["poster"]["username"] == "alice"
     own = alice_api.post(f"/seeks/{seek['id']}/accept")
-    assert (own.status_code, body(own)["code"]) == (400, "invalid_request")
+    assert (own.status_code, body(own)["code"]) == (422, "invalid_request")
     taken = bob_api.post(f"/seeks/{seek['id']}/accept")
     assert taken.status_code == 201
     match = body(taken)["match"]
@@ -175,6 +177,18 @@ def test_one_open_seek_and_cancelling_it(alice_api: Api, bob_api: Api):
 
 def test_seek_refusals(alice_api: Api):
     bad = alice_api.post("/seeks", {"target": 7})
-    assert (bad.status_code, body(bad)["code"]) == (400, "invalid_request")
+    assert (bad.status_code, body(bad)["code"]) == (400, "malformed")
     shape = alice_api.post("/seeks", {"target": "lots"})
     assert (shape.status_code, body(shape)["code"]) == (400, "malformed")
+
+
+def test_the_schema_offers_exactly_the_sites_rules():
+    from typing import get_args
+
+    from games.engine import PRESETS
+    from games.services import TARGETS
+    from ginsite.apikit import Preset, Target
+
+    assert set(get_args(Preset)) == set(PRESETS)
+    literal = get_args(Target)[0]  # Annotated[Literal[...], the whole-number check]
+    assert set(get_args(literal)) == set(TARGETS)

@@ -123,7 +123,7 @@ def test_resigning_ends_the_match(alice_api: Api, bob_api: Api, match: Match):
 
 def test_rematch_offer_accept_and_decline(alice_api: Api, bob_api: Api, match: Match):
     early = alice_api.post(f"/matches/{match.public_id}/offers", {"kind": "rematch", "version": 0})
-    assert (early.status_code, body(early)["code"]) == (400, "invalid_request")
+    assert (early.status_code, body(early)["code"]) == (422, "invalid_request")
     alice_api.post(f"/matches/{match.public_id}/resign")
     offer = alice_api.post(f"/matches/{match.public_id}/offers", {"kind": "rematch", "version": 0})
     assert offer.status_code == 201
@@ -202,4 +202,4 @@ def test_bea_refusals(alice_api: Api):
     bad_level = alice_api.post("/matches/bea", {"level": "godlike"})
     assert (bad_level.status_code, body(bad_level)["code"]) == (400, "malformed")
     bad_rules = alice_api.post("/matches/bea", {"target": 3})
-    assert (bad_rules.status_code, body(bad_rules)["code"]) == (400, "invalid_request")
+    assert (bad_rules.status_code, body(bad_rules)["code"]) == (400, "malformed")
