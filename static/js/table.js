@@ -78,6 +78,38 @@
     if (leaving) event.preventDefault();
     else leaving = target;
   });
+  // Frames carrying a position (#table-version) are checked against the page's own:
+  // - older: rendered before this page's own move answer arrived; it must not undo it;
+  // - the same: the page has it already (from its POST); swapping the hand again would drop
+  //   a card just selected, so only the live region (presence, offers) is taken from it;
+  // - while this page's own request is in flight: most likely that move's echo, held until
+  //   the answer is in and then judged as above.
+  var pending = 0;
+  var deferred = null;
+  function frameVersion(message) {
+    var found = /id="table-version" data-version="(\d+)"/.exec(message);
+    return found ? parseInt(found[1], 10) : null;
+  }
+  function takeLiveOnly(message) {
+    var parsed = document.createElement("template");
+    parsed.innerHTML = message;
+    var fresh = parsed.content.querySelector("#live");
+    var current = document.getElementById("live");
+    if (fresh && current) {
+      current.replaceWith(fresh);
+      htmx.process(fresh);
+    }
+  }
+  document.addEventListener("htmx:beforeRequest", function () { pending += 1; });
+  document.addEventListener("htmx:afterRequest", function () {
+    pending = Math.max(0, pending - 1);
+    if (pending > 0 || deferred === null) return;
+    var message = deferred;
+    deferred = null;
+    var version = frameVersion(message);
+    if (version > pageVersion()) htmx.swap(document.body, message, { swapStyle: "none" });
+    else if (version === pageVersion()) takeLiveOnly(message);
+  });
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     var message = event.detail.message;
     if (typeof message !== "string") return;
@@ -88,25 +120,11 @@
       if (data.type === "redirect" && data.url) leave(data.url);
       return;
     }
-    // A frame rendered before this page's own move answer arrived must not undo it, and one
-    // for the position this page already shows (its own move, answered by the POST) must not
-    // swap the hand again under a card just selected; only its live region is news then.
-    var found = /id="table-version" data-version="(\d+)"/.exec(message);
-    if (!found) return;
-    var version = parseInt(found[1], 10);
-    if (version < pageVersion()) {
-      event.preventDefault();
-    } else if (version === pageVersion()) {
-      event.preventDefault();
-      var parsed = document.createElement("template");
-      parsed.innerHTML = message;
-      var fresh = parsed.content.querySelector("#live");
-      var current = document.getElementById("live");
-      if (fresh && current) {
-        current.replaceWith(fresh);
-        htmx.process(fresh);
-      }
-    }
+    var version = frameVersion(message);
+    if (version === null || (pending === 0 && version > pageVersion())) return;
+    event.preventDefault();
+    if (pending > 0) deferred = message;
+    else if (version === pageVersion()) takeLiveOnly(message);
   });
   // The extension retries by itself after an abnormal close; a server going away for a
   // restart closes with 1001, so retry then too. Every (re)connect gets a full refresh.
