@@ -60,6 +60,12 @@ def _clear_cache() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _generous_rate_limit(settings) -> None:  # type: ignore[no-untyped-def]
+    # Whole matches take hundreds of requests a minute; the rate-limit tests set their own.
+    settings.API_RATE_LIMIT = 100_000
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings) -> None:  # type: ignore[no-untyped-def]
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
