@@ -111,8 +111,8 @@ def challenge_json(item: Challenge, reader_id: int) -> dict[str, Any]:
     return {
         "id": item.pk,
         "direction": "outgoing" if item.challenger_id == reader_id else "incoming",
-        "from": _person(item.challenger),
-        "to": _person(item.challenged),
+        "challenger": _person(item.challenger),
+        "challenged": _person(item.challenged),
         "preset": item.preset,
         "target": item.target,
         "status": item.status,
