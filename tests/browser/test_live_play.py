@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from games.models import Match
@@ -28,11 +27,6 @@ YOUR_TURN_OR_OVER = re.compile(r"^(Your turn|Hand \d+ is over|You won|\w+ won th
 @pytest.fixture
 def base() -> Iterator[str]:
     url = serve()
-    if connection.vendor != "sqlite":
-        # PostgreSQL: this transactional test commits, so the server's threads read it through
-        # their own connections; one psycopg connection shared by threads would break.
-        yield url
-        return
     with shared_database():
         yield url
 

@@ -148,7 +148,11 @@ def test_it_keeps_an_open_page_online_with_heartbeats(
     monkeypatch.setattr(services, "HEARTBEAT_SECONDS", 1)
     _sign_in(contexts[0], base, "alice", password)
     sockets = Presence.objects.filter(user=alice).exclude(channel_name__startswith="http:")
-    assert sockets.count() == 1
+    # The page has loaded; its socket connects (and is recorded) a moment later.
+    deadline = time.monotonic() + 5
+    while sockets.count() != 1:
+        assert time.monotonic() < deadline, "the lobby page's socket was never recorded"
+        time.sleep(0.1)
     # Pretend the socket has been quiet for 40 s; the page's next beat must bring it back.
     sockets.update(last_seen=timezone.now() - timedelta(seconds=40))
     deadline = time.monotonic() + 5
