@@ -20,7 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import services
+from games import private, services
 from games.models import Match
 from games.regions import presented_view, render_update, spectator_as_view
 
@@ -42,11 +42,17 @@ class Seen:
     seat: int | None  # None: a watcher
 
 
-def _find(public_id: str, user: Any) -> Seen | None:
-    match = Match.objects.filter(public_id=public_id).prefetch_related("seats__user").first()
+def _find(public_id: str, user: Any, cookies: dict[str, str]) -> Seen | None:
+    match = (
+        Match.objects.filter(public_id=public_id)
+        .select_related("table")
+        .prefetch_related("seats__user")
+        .first()
+    )
     if match is None:
         return None
-    seat = services.seat_of(match, user)
+    # A guest at a private table is known by the seat-key cookie the handshake carries.
+    seat = private.seat_for(match, user, cookies)
     if seat is None and not services.can_watch(match, user):
         return None
     return Seen(match.pk, match.group_name, seat)
@@ -86,17 +92,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
-            return
+        signed_in = user is not None and user.is_authenticated
+        cookies = self.scope.get("cookies") or {}
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
-        seen = await database_sync_to_async(_find)(public_id, user)
+        # Without an account only a private table's guests and (if allowed) watchers get in.
+        seen = await database_sync_to_async(_find)(public_id, user, cookies)
         if seen is None:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.close(code=CLOSE_NOT_FOUND if signed_in else CLOSE_UNAUTHENTICATED)
             return
         self.seen = seen
         self.lock = asyncio.Lock()
-        cookies = self.scope.get("cookies") or {}
         self.csrf = cookies.get("csrftoken", "")
         await self.channel_layer.group_add(seen.group, self.channel_name)
         await self.accept()

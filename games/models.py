@@ -22,6 +22,33 @@ def new_seed() -> str:
     return secrets.token_hex(16)
 
 
+def new_invite_token() -> str:
+    """The secret part of a private table's invitation link (128 bits of randomness)."""
+    return secrets.token_urlsafe(16)
+
+
+class PrivateTable(models.Model):
+    """A table for two friends, reached by its invitation link (``games.private``).
+
+    Its matches (a restart by agreement replaces one) hang off it through ``Match.table``.
+    When it expires its matches are deleted and this row stays as a small tombstone, so the
+    link can say "expired" instead of "not found".
+    """
+
+    token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
+    allow_spectators = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expired_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"private table {self.pk}" + (" (expired)" if self.expired_at else "")
+
+    @property
+    def cookie_name(self) -> str:
+        """The cookie holding a guest's seat key for this table, and only this one."""
+        return f"gin_seat_{self.token}"
+
+
 class Match(models.Model):
     class Kind(models.TextChoices):
         BEA = "bea", _("Against Bea")
@@ -50,6 +77,10 @@ class Match(models.Model):
     scores = models.JSONField(default=list, blank=True)
     previous = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="next_matches"
+    )
+    # The private table this match is played at (restarts and rematches stay at it).
+    table = models.ForeignKey(
+        PrivateTable, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -111,9 +142,19 @@ class Seat(models.Model):
         return f"seat {self.number} of {self.match_id}: {self.display_name}"
 
     @property
+    def is_open(self) -> bool:
+        """A private table's second seat before anyone has taken it."""
+        return self.kind == self.Kind.GUEST and self.user_id is None and not self.guest_key_hash
+
+    @property
     def display_name(self) -> str:
         if self.kind == self.Kind.BEA:
             return "Bea"
+        if self.kind == self.Kind.LOCAL:
+            # On one device the owner's account sits at both seats; each has its own name.
+            return self.name or str(_("Player %(n)s") % {"n": self.number + 1})
+        if self.is_open:
+            return str(_("Your friend"))
         if self.user is not None:
             profile = getattr(self.user, "profile", None)
             return getattr(profile, "display_name", "") or self.user.get_username()

@@ -115,7 +115,9 @@ def table_context(
     opponent = opponent_seat.display_name if opponent_seat else _("Opponent")
     opponent_is_bea = opponent_seat is not None and opponent_seat.kind == Seat.Kind.BEA
     names = {seat: _("You"), 1 - seat: opponent}
-    if spectator:
+    local = match.kind == Match.Kind.LOCAL
+    if spectator or local:
+        # On one shared screen "you" is whoever holds the device: name both players.
         names = {n: s.display_name for n, s in seats.items()}
     legal = view["legal_actions"]
     kinds = {a["type"] for a in legal}
@@ -138,6 +140,8 @@ def table_context(
         "notice_level": notice_level,
         "level": getattr(opponent_seat, "bea_level", ""),
         "spectator": spectator,
+        "local": local,
+        "blocked": view.get("blocked", ""),
         "live": view.get("live"),
         "ws_url": f"/ws/games/{match.public_id}/" if view.get("live") is not None else "",
     }
@@ -166,10 +170,17 @@ def table_context(
         _last_move_line(view, names) if spectator else opponent_moves(view, opponent)
     )
     ctx["presence"] = _presence(ctx["live"], names, seat, spectator)
+    ctx["seat_name"] = names[seat]
+    ctx["other_name"] = names[1 - seat]
+    # A private table whose second seat nobody has taken yet.
+    ctx["waiting"] = bool(ctx["live"] and any(ctx["live"].get("open") or ()))
     ctx["hand_groups"] = _hand_groups(view, hint_action)
     ctx["pile"] = _pile(view, hint_action)
+    if ctx["blocked"]:
+        # Both players must be connected: the piles show no buttons until they are.
+        ctx["pile"].update(can_draw_stock=False, can_draw_discard=False, can_take_upcard=False)
     ctx["discard_info"] = _discard_info(view)
-    ctx["result"] = _result(view, names, seat, spectator) if view["last_hand"] else None
+    ctx["result"] = _result(view, names, seat, spectator or local) if view["last_hand"] else None
     ctx["show_result"] = bool(
         (ctx["result"] and ctx["hand_ended"])
         or view["settlement"]
@@ -216,11 +227,16 @@ def _presence(
     if not live:
         return []
     shown = (0, 1) if spectator else (1 - seat,)
+    opened = live.get("open") or (False, False)
     return [
         {
             "name": names[n],
             "connected": live["connected"][n],
-            "label": _("connected") if live["connected"][n] else _("away"),
+            "label": _("has not opened the link yet")
+            if opened[n]
+            else _("connected")
+            if live["connected"][n]
+            else _("away"),
         }
         for n in shown
     ]
@@ -251,11 +267,52 @@ def presented_view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
         view["legal_actions"] = []
         view["to_act"] = None
         view["deadwood_after_discard"] = None
+    view["blocked"] = _blocked_reason(view)
     return view
+
+
+def _blocked_reason(view: dict[str, Any]) -> str:
+    """At a private table a seat may move only while the other player is connected: why its
+    buttons are disabled now, or "" when they are not. (The server refuses such moves anyway;
+    the page's own connection is left out, as it is still opening when the page first loads.)"""
+    live = view.get("live") or {}
+    if "open" not in live or not view["legal_actions"]:
+        return ""
+    other = 1 - view["seat"]
+    if live["open"][other]:
+        return _(
+            "Waiting for your friend to open the invitation link: play starts when both "
+            "players are at the table."
+        )
+    if not live["connected"][other]:
+        return _("%(name)s is not connected. Moves wait until both players are at the table.") % {
+            "name": live["names"][other]
+        }
+    return ""
+
+
+def _seat_names(view: dict[str, Any]) -> Any:
+    """The names at a private table, which change when a newcomer takes the second seat."""
+    live = view.get("live") or {}
+    return live.get("names")
 
 
 def _urls(match: Match) -> dict[str, str]:
     pid = match.public_id
+    if match.kind == Match.Kind.LOCAL:
+        # Pass-and-play posts to its own views; no hint (it would read the hand aloud to
+        # whoever looks) and no resignation: a new round replaces the match instead.
+        return {
+            "table": reverse("games:local", args=[pid]),
+            "act": reverse("games:local_act", args=[pid]),
+            "restart": reverse("games:local_restart", args=[pid]),
+            "bea": "",
+            "hint": "",
+            "resign": "",
+            "offer": "",
+            "answer": "",
+            "claim": "",
+        }
     return {
         name: reverse(f"games:{name}", args=[pid])
         for name in ("table", "act", "bea", "hint", "resign", "offer", "answer", "claim")
@@ -669,11 +726,23 @@ def region_data(view: dict[str, Any], name: str) -> Any:
     if name in ("status", "hint", "notice"):
         # The status names the last move and holds Bea's trigger; a hint is stale after any move;
         # a notice is about the previous request.
-        return (view["version"], view["phase"], status)
+        return (view["version"], view["phase"], status, view.get("blocked"), _seat_names(view))
     if name == "scores":
-        return (view["scores"], view["hands_won"], view["hand_number"], view["dealer"])
+        return (
+            view["scores"],
+            view["hands_won"],
+            view["hand_number"],
+            view["dealer"],
+            _seat_names(view),
+        )
     if name == "opponent":
-        return (view["opponent_card_count"], view["known_opponent_cards"], ended, status)
+        return (
+            view["opponent_card_count"],
+            view["known_opponent_cards"],
+            ended,
+            status,
+            _seat_names(view),
+        )
     if name == "pile":
         draws = _draw_moves(view)
         return (
@@ -681,6 +750,7 @@ def region_data(view: dict[str, Any], name: str) -> Any:
             view["stock_count"],
             draws,
             view["version"] if draws else None,
+            view.get("blocked"),
         )
     if name == "hand":
         discards = [a for a in legal if a["type"] in ("discard", "knock", "gin")]
@@ -693,7 +763,14 @@ def region_data(view: dict[str, Any], name: str) -> Any:
             view.get("spectated"),
         )
     if name == "actions":
-        return (legal, view["phase"], view["to_act"], status, view["version"] if legal else None)
+        return (
+            legal,
+            view["phase"],
+            view["to_act"],
+            status,
+            view["version"] if legal else None,
+            view.get("blocked"),
+        )
     if name == "result":
         return (view["last_hand"], view["settlement"], ended, status)
     if name == "history":

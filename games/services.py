@@ -65,6 +65,13 @@ class IllegalMove(MoveRefused):
     code = "illegal_move"
 
 
+class NotConnected(MoveRefused):
+    """At a private table both players must be connected for either to move."""
+
+    status = 409
+    code = "not_connected"
+
+
 # --- Creating matches -------------------------------------------------------------------------
 
 
@@ -96,11 +103,17 @@ def create_match(
     *,
     previous: Match | None = None,
     deck: list[str] | None = None,
+    table_id: int | None = None,
 ) -> Match:
     """A new match with its two seats (seat 0 plays first)."""
     with transaction.atomic():
         match = Match.objects.create(
-            kind=kind, rules=rules.as_dict(), first_deck=deck, previous=previous, scores=[0, 0]
+            kind=kind,
+            rules=rules.as_dict(),
+            first_deck=deck,
+            previous=previous,
+            scores=[0, 0],
+            table_id=table_id,
         )
         for number, spec in enumerate(seats):
             Seat.objects.create(
@@ -197,7 +210,10 @@ def spectator_view(match: Match) -> dict[str, Any]:
 
 
 def is_live(match: Match) -> bool:
-    """A match between two signed-in people: presence, offers and the socket apply."""
+    """A match between two signed-in people, or at a private table (whose guests need no
+    account): presence, offers and the socket apply."""
+    if match.kind == Match.Kind.PRIVATE:
+        return True
     seats = list(match.seats.all())
     return len(seats) == 2 and all(
         s.kind == Seat.Kind.PLAYER and s.user_id is not None for s in seats
@@ -205,8 +221,11 @@ def is_live(match: Match) -> bool:
 
 
 def can_watch(match: Match, user: AbstractBaseUser | AnonymousUser | None) -> bool:
-    """Anyone signed in may watch a lobby match; a private table or a match against Bea is
-    only for the people in it."""
+    """Anyone signed in may watch a lobby match; a private table only if its host allowed
+    watchers (then anyone with the link, account or not); a match against Bea is only for
+    the people in it."""
+    if match.kind == Match.Kind.PRIVATE:
+        return match.table is not None and match.table.allow_spectators
     return bool(user is not None and user.is_authenticated and match.kind == Match.Kind.LOBBY)
 
 
@@ -251,6 +270,8 @@ def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
                     )
                     % {"sent": version, "now": locked.version}
                 )
+            if locked.kind == Match.Kind.PRIVATE:
+                _check_both_connected(locked, seat)
             before = load_state(locked)
             try:
                 after = apply(before, seat, action)
@@ -267,6 +288,25 @@ def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
     _copy_row(locked, match)
     notify_match(match)
     return after
+
+
+def _check_both_connected(match: Match, seat: int) -> None:
+    """Friends at a private table play only while both are there: a move made while the
+    other is away would run their clock in a game they cannot see."""
+    now = timezone.now()
+    for other in Seat.objects.filter(match=match).order_by("number"):
+        if other.is_open:
+            raise NotConnected(
+                _("Nobody has taken the second seat yet: send your friend the invitation link.")
+            )
+        if is_connected(other, now):
+            continue
+        if other.number == seat:
+            raise NotConnected(_("Your page is not connected to the table: reload it, then play."))
+        raise NotConnected(
+            _("%(name)s is not connected. Moves wait until both players are at the table.")
+            % {"name": other.display_name}
+        )
 
 
 def _record(match: Match, before: MatchState, after: MatchState) -> None:
@@ -404,6 +444,10 @@ def claimable(match: Match, seat: int, now: Any = None) -> bool:
     the other seat, has been away longer than CLAIM_AFTER_SECONDS."""
     if not match.is_active or not is_live(match):
         return False
+    # Friends at a private table wait for each other: the seed promises that a player can
+    # come back after a break by reopening the link.
+    if match.kind == Match.Kind.PRIVATE:
+        return False
     if load_state(match).to_act != 1 - seat:
         return False
     other = next(s for s in match.seats.all() if s.number == 1 - seat)
@@ -460,7 +504,7 @@ def make_offer(match: Match, seat: int, kind: str, version: Any) -> Offer:
     try:
         with transaction.atomic():
             locked = _lock_for(match, version, active=kind == Offer.Kind.RESTART)
-            if not is_live(locked):
+            if not is_live(locked) or any(s.is_open for s in locked.seats.all()):
                 raise MoveRefused(_("Offers are for matches between two players."))
             if kind == Offer.Kind.REMATCH and locked.is_active:
                 raise MoveRefused(_("A rematch can be offered once the match is over."))
@@ -515,11 +559,30 @@ def _follow_up(match: Match, kind: str) -> Match:
         match.status = Match.Status.RESTARTED
         match.finished_at = timezone.now()
         match.save()
+    # Each seat keeps its holder: an account, or a guest's name and seat-key hash.
     specs = (
-        SeatSpec(Seat.Kind.PLAYER, user=seats[0].user),
-        SeatSpec(Seat.Kind.PLAYER, user=seats[1].user),
+        SeatSpec(s.kind, user=s.user, name=s.name, guest_key_hash=s.guest_key_hash) for s in seats
     )
-    return create_match(match.kind, Ruleset.from_dict(match.rules), specs, previous=match)
+    one, two = specs
+    return create_match(
+        match.kind,
+        Ruleset.from_dict(match.rules),
+        (one, two),
+        previous=match,
+        table_id=match.table_id,
+    )
+
+
+def restart_local(match: Match, version: Any) -> Match:
+    """Pass-and-play: the players at the device confirmed a new round; it replaces the match
+    (which then counts for nobody), with the same players and rules."""
+    with transaction.atomic():
+        locked = _lock_for(match, version)
+        if locked.kind != Match.Kind.LOCAL:
+            raise MoveRefused(_("Only a match on one device restarts without an offer."))
+        new = _follow_up(locked, Offer.Kind.RESTART)
+    _copy_row(locked, match)
+    return new
 
 
 def _withdraw_open_offers(match: Match, kind: str) -> None:
@@ -554,6 +617,10 @@ def live_state(match: Match, seat: int | None) -> dict[str, Any] | None:
         "claimable": False,
         "active": match.is_active,
     }
+    if match.kind == Match.Kind.PRIVATE:
+        # A seat taken by a newcomer changes names and the waiting message on every page.
+        state["open"] = [seats[n].is_open for n in (0, 1)]
+        state["names"] = [seats[n].display_name for n in (0, 1)]
     if latest is not None:
         data = {"id": latest.pk, "kind": latest.kind, "from_seat": latest.from_seat}
         if latest.status == Offer.Status.PENDING:

@@ -8,6 +8,14 @@ app_name = "games"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("new/", views.new_match, name="new"),
+    path("friend/", views.private_new, name="private_new"),
+    path("t/<str:token>/", views.private_table, name="private"),
+    path("t/<str:token>/join", views.private_join, name="private_join"),
+    path("local/", views.local_new, name="local_new"),
+    path("local/<str:public_id>/", views.local_table, name="local"),
+    path("local/<str:public_id>/reveal", views.local_reveal, name="local_reveal"),
+    path("local/<str:public_id>/act", views.local_act, name="local_act"),
+    path("local/<str:public_id>/restart", views.local_restart, name="local_restart"),
     path("<str:public_id>/", views.table, name="table"),
     path("<str:public_id>/act", views.act, name="act"),
     path("<str:public_id>/bea", views.bea, name="bea"),

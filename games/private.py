@@ -1,0 +1,287 @@
+"""Private tables: a match between two friends reached by an invitation link.
+
+The host opens a table (``open_table``); the first visitor of the link takes the second seat
+(``take_seat``). Nobody needs an account: a guest's seat is held by a random seat key kept in an
+HttpOnly cookie named after the table, of which the server stores only a hash. A signed-in
+player's seat follows their account instead. Tables nobody has used for ``EXPIRE_AFTER_DAYS``
+are deleted by ``manage.py expire_tables``, leaving a tombstone so the link can say so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import unicodedata
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.db import transaction
+from django.db.models import Max
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games import services
+from games.forms import PRESET_CHOICES
+from games.models import Match, PrivateTable, Seat
+from lobby.models import DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, HAS_WORD_CHAR, RESERVED_NAMES
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.http import HttpRequest, HttpResponse
+
+EXPIRE_AFTER_DAYS = 7
+# A seat key outlives any table that is still in use; each visit of the link renews it.
+SEAT_COOKIE_MAX_AGE = 60 * 60 * 24 * 30
+# token_urlsafe(32) gives 43 characters; anything much longer is not one of ours.
+MAX_KEY_CHARS = 64
+
+
+class TableFull(services.MoveRefused):
+    status = 409
+    code = "table_full"
+
+
+class TableExpired(services.MoveRefused):
+    status = 410
+    code = "table_expired"
+
+
+# --- Seat keys ----------------------------------------------------------------------------------
+
+
+def new_key() -> str:
+    """A guest's seat key: 256 bits of randomness, shown to nobody but their browser."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_key(key: str) -> str:
+    # A plain SHA-256 suffices: the key is random and long, not a password to brute-force.
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def key_matches(key: str | None, stored: str) -> bool:
+    """Does ``key`` open a seat whose key hash is ``stored``? In constant time."""
+    if not key or not stored or len(key) > MAX_KEY_CHARS:
+        return False
+    return hmac.compare_digest(hash_key(key), stored)
+
+
+def guest_seat(match: Match, cookies: dict[str, str]) -> int | None:
+    """The guest seat whose key this browser holds for the match's table, or None."""
+    if match.table is None:
+        return None
+    key = cookies.get(match.table.cookie_name)
+    for seat in match.seats.all():
+        if seat.kind == Seat.Kind.GUEST and key_matches(key, seat.guest_key_hash):
+            return seat.number
+    return None
+
+
+def seat_for(
+    match: Match, user: AbstractBaseUser | AnonymousUser | None, cookies: dict[str, str]
+) -> int | None:
+    """The seat of whoever sent a request (or opened a socket): by account, else by seat key."""
+    seat = services.seat_of(match, user)
+    if seat is None and match.kind == Match.Kind.PRIVATE:
+        seat = guest_seat(match, cookies)
+    return seat
+
+
+def set_seat_cookie(response: HttpResponse, request: HttpRequest, table: PrivateTable, key: str):  # type: ignore[no-untyped-def]
+    """Keep the seat key in this browser: HttpOnly (no script reads it) and SameSite=Lax (sent
+    when a friend follows the link from a chat app, not with another site's requests). Its
+    path is the whole site, because the table's socket and move URLs carry the match id, not
+    the invitation token; the cookie's name ties it to this one table."""
+    response.set_cookie(
+        table.cookie_name,
+        key,
+        max_age=SEAT_COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+
+
+# --- Guest names --------------------------------------------------------------------------------
+
+_WHITESPACE_RUN = re.compile(r"\s+")
+
+
+def clean_guest_name(value: str) -> str:
+    """A guest's display name: the rules of account display names, except that a guest's name
+    need not be unique (it is shown at one table only)."""
+    name = _WHITESPACE_RUN.sub(" ", unicodedata.normalize("NFC", value or "")).strip()
+    if len(name) < DISPLAY_NAME_MIN:
+        raise forms.ValidationError(
+            _("A name needs at least %(min)d characters.") % {"min": DISPLAY_NAME_MIN}
+        )
+    if len(name) > DISPLAY_NAME_MAX:
+        raise forms.ValidationError(
+            _("A name can have at most %(max)d characters.") % {"max": DISPLAY_NAME_MAX}
+        )
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise forms.ValidationError(_("A name cannot contain invisible or control characters."))
+    if not HAS_WORD_CHAR.search(name):
+        raise forms.ValidationError(_("A name needs at least one letter or digit."))
+    if name.lower() in RESERVED_NAMES:
+        raise forms.ValidationError(
+            _("“%(name)s” is reserved. Please choose another name.") % {"name": name}
+        )
+    return name
+
+
+def name_field(label: Any = None) -> forms.CharField:
+    return forms.CharField(
+        label=label or gettext_lazy("Your name"),
+        help_text=gettext_lazy("What the other player sees: %(min)d to %(max)d characters.")
+        % {"min": DISPLAY_NAME_MIN, "max": DISPLAY_NAME_MAX},
+        strip=False,
+        widget=forms.TextInput(attrs={"maxlength": DISPLAY_NAME_MAX, "autocomplete": "nickname"}),
+    )
+
+
+class GuestNameForm(forms.Form):
+    name = name_field()
+
+    def clean_name(self) -> str:
+        return clean_guest_name(self.cleaned_data["name"])
+
+
+class PrivateTableForm(forms.Form):
+    """The host's choices. ``name`` is asked of a host without an account only."""
+
+    preset = forms.ChoiceField(
+        label=gettext_lazy("Rules"),
+        choices=PRESET_CHOICES,
+        initial="standard",
+        widget=forms.RadioSelect,
+    )
+    target = forms.TypedChoiceField(
+        label=gettext_lazy("Play to"),
+        choices=[(t, gettext_lazy("%(points)s points") % {"points": t}) for t in services.TARGETS],
+        coerce=int,
+        initial=100,
+    )
+    allow_spectators = forms.BooleanField(
+        label=gettext_lazy("Anyone with the link may watch once both seats are taken"),
+        required=False,
+    )
+
+    def __init__(self, *args: Any, guest: bool = False, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        if guest:
+            self.fields = {"name": name_field(), **self.fields}
+
+    def clean_name(self) -> str:
+        return clean_guest_name(self.cleaned_data["name"])
+
+
+# --- Opening a table and taking its second seat ----------------------------------------------
+
+
+def open_table(
+    host: AbstractBaseUser | None,
+    *,
+    name: str = "",
+    preset: str = "standard",
+    target: int = 100,
+    allow_spectators: bool = False,
+) -> tuple[PrivateTable, Match, str | None]:
+    """A new table with its match: the host at seat 0 (first to play), seat 1 open for the
+    first visitor of the link. Returns the host's seat key when the host is a guest."""
+    rules = services.ruleset(preset, target)
+    key = None
+    if host is not None:
+        host_spec = services.SeatSpec(Seat.Kind.PLAYER, user=host)
+    else:
+        key = new_key()
+        host_spec = services.SeatSpec(
+            Seat.Kind.GUEST, name=clean_guest_name(name), guest_key_hash=hash_key(key)
+        )
+    with transaction.atomic():
+        table = PrivateTable.objects.create(allow_spectators=allow_spectators)
+        match = services.create_match(
+            Match.Kind.PRIVATE,
+            rules,
+            (host_spec, services.SeatSpec(Seat.Kind.GUEST)),
+            table_id=table.pk,
+        )
+    return table, match, key
+
+
+def current_match(table: PrivateTable) -> Match | None:
+    """The match now played at the table: the newest (a restart or rematch replaces it)."""
+    return (
+        Match.objects.filter(table=table)
+        .select_related("table")
+        .prefetch_related("seats__user")
+        .order_by("-pk")
+        .first()
+    )
+
+
+def open_seat(match: Match) -> int | None:
+    for seat in match.seats.all():
+        if seat.is_open:
+            return seat.number
+    return None
+
+
+def take_seat(match: Match, user: AbstractBaseUser | None, name: str = "") -> str | None:
+    """The first visitor takes the open seat: as their account, or as a guest named ``name``
+    (then the new seat key is returned). Raises ``TableFull`` when someone was first."""
+    if match.table is not None and match.table.expired_at is not None:
+        raise TableExpired(_("This table has expired."))
+    if user is not None and services.seat_of(match, user) is not None:
+        raise services.MoveRefused(_("You already have a seat at this table."))
+    key = None
+    if user is not None:
+        change: dict[str, Any] = {"kind": Seat.Kind.PLAYER, "user": user}
+    else:
+        key = new_key()
+        change = {"name": clean_guest_name(name), "guest_key_hash": hash_key(key)}
+    # One conditional UPDATE: of two visitors racing for the seat, exactly one changes the row.
+    taken = Seat.objects.filter(
+        match=match, kind=Seat.Kind.GUEST, user__isnull=True, guest_key_hash=""
+    ).update(**change)
+    if not taken:
+        raise TableFull(_("This table is full: both seats are taken."))
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())
+    services.notify_match(match)
+    return key
+
+
+def invite_url(request: HttpRequest, table: PrivateTable) -> str:
+    return request.build_absolute_uri(reverse("games:private", args=[table.token]))
+
+
+# --- Expiry -----------------------------------------------------------------------------------
+
+
+def expire_tables(now: Any = None, days: int = EXPIRE_AFTER_DAYS) -> list[PrivateTable]:
+    """Delete the matches of every table with no activity (a move, an offer, a seat taken, an
+    open page's heartbeat) for ``days`` days; keep each table's row as a tombstone."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=days)
+    candidates = PrivateTable.objects.filter(
+        expired_at__isnull=True, created_at__lt=cutoff
+    ).annotate(
+        last_change=Max("matches__updated_at"),
+        last_seen=Max("matches__seats__last_seen"),
+    )
+    expired = []
+    for table in candidates:
+        recent = [t for t in (table.last_change, table.last_seen) if t is not None]  # type: ignore[attr-defined]
+        if any(t >= cutoff for t in recent):
+            continue
+        with transaction.atomic():
+            Match.objects.filter(table=table).delete()
+            table.expired_at = now
+            table.save(update_fields=["expired_at"])
+        expired.append(table)
+    return expired
