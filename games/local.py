@@ -64,6 +64,8 @@ def start(
     second: str,
     preset: str = "standard",
     target: int = 100,
+    *,
+    deck: list[str] | None = None,
 ) -> Match:
     """A pass-and-play match; ``owner`` (signed in) or else ``owner_key`` (this browser)."""
     key_hash = "" if owner is not None else hash_key(owner_key)
@@ -72,7 +74,8 @@ def start(
         for name in (first, second)
     )
     one, two = specs
-    return services.create_match(Match.Kind.LOCAL, services.ruleset(preset, target), (one, two))
+    rules = services.ruleset(preset, target)
+    return services.create_match(Match.Kind.LOCAL, rules, (one, two), deck=deck)
 
 
 def owner_key(request: HttpRequest) -> tuple[str, bool]:

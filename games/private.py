@@ -191,6 +191,7 @@ def open_table(
     preset: str = "standard",
     target: int = 100,
     allow_spectators: bool = False,
+    deck: list[str] | None = None,
 ) -> tuple[PrivateTable, Match, str | None]:
     """A new table with its match: the host at seat 0 (first to play), seat 1 open for the
     first visitor of the link. Returns the host's seat key when the host is a guest."""
@@ -210,6 +211,7 @@ def open_table(
             rules,
             (host_spec, services.SeatSpec(Seat.Kind.GUEST)),
             table_id=table.pk,
+            deck=deck,
         )
     return table, match, key
 
