@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import uuid
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -29,7 +30,10 @@ from lobby.api import event_lines
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_RATE_LIMITED = 4429
+CLOSE_SERVER_ERROR = 1011
 MAX_FRAME = 1024
+
+log = logging.getLogger(__name__)
 
 
 def _header(scope: dict[str, Any], name: bytes) -> str | None:
@@ -90,6 +94,12 @@ class EventsConsumer(AsyncWebsocketConsumer):
         try:
             async for line in lines:
                 await self.send(text_data=line.decode().rstrip("\n"))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # A stream that cannot go on must say so: the client reconnects with since=N.
+            log.exception("event socket of user %s failed", user.pk)
+            await self.close(code=CLOSE_SERVER_ERROR)
         finally:
             await lines.aclose()
 
