@@ -5,9 +5,13 @@ run stays within a minute or two."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
@@ -40,6 +44,18 @@ def token(django_user_model, settings_override) -> str:  # type: ignore[no-untyp
     bob = django_user_model.objects.create_user("bob", password="x")
     services.seen(bob, "schemathesis-bob")
     return api_tokens.create(alice, "schemathesis")[1]
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection() -> Iterator[None]:
+    # schemathesis calls the WSGI application itself, which closes the database connection at
+    # the end of each request; on PostgreSQL that would end the test's transaction. Django's
+    # test client does the same as this for the same reason.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
