@@ -12,7 +12,7 @@ import contextlib
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from datetime import datetime
 from typing import Any, Literal
 
@@ -399,7 +399,7 @@ def _line(item: dict[str, Any]) -> bytes:
     return (json.dumps(item, separators=(",", ":"), default=str) + "\n").encode()
 
 
-async def event_lines(user: Any, since: int | None, presence: str) -> AsyncIterator[bytes]:
+async def event_lines(user: Any, since: int | None, presence: str) -> AsyncGenerator[bytes, None]:
     """The stream of one player: hello, what they missed after ``since``, then live events as
     they are announced on the player's group, and a keep-alive line whenever it is quiet.
 

@@ -53,7 +53,9 @@ def _same_site(scope: dict[str, Any]) -> bool:
 
 def _authenticate(scope: dict[str, Any], query: dict[str, list[str]]) -> Any:
     """The player this socket is for, or None. Raises ApiError when rate limited."""
-    secret = tokens.bearer(_header(scope, b"authorization")) or (query.get("token") or [None])[0]
+    secret = tokens.bearer(_header(scope, b"authorization")) or next(
+        iter(query.get("token", [])), None
+    )
     if secret:
         found = tokens.authenticate(secret)
         if found is None:
