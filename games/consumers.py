@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from games import private, services
 from games.models import Match
 from games.regions import presented_view, render_update, spectator_as_view
+from lobby import services as lobby_services
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.push(full=True)
         if seen.seat is not None:
             await database_sync_to_async(services.seat_connected)(seen.match_pk, seen.seat)
+        if signed_in:
+            # A player at a table is online for the lobby too (shown "in a match").
+            await database_sync_to_async(lobby_services.seen)(user, self.channel_name)
         self.beat = asyncio.create_task(self.heartbeat())
 
     async def disconnect(self, code: int) -> None:
@@ -121,6 +125,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             with contextlib.suppress(asyncio.CancelledError):
                 await beat
         await self.channel_layer.group_discard(self.seen.group, self.channel_name)
+        if self._signed_in():
+            await database_sync_to_async(lobby_services.left)(self.channel_name)
         if self.seen.seat is not None:
             await database_sync_to_async(services.seat_disconnected)(
                 self.seen.match_pk, self.seen.seat
@@ -137,9 +143,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
                     await database_sync_to_async(services.seat_heartbeat)(
                         self.seen.match_pk, self.seen.seat
                     )
+                if self._signed_in():
+                    await database_sync_to_async(lobby_services.heartbeat)(
+                        self.scope["user"], self.channel_name
+                    )
                 await self.push()
             except Exception:  # keep beating; a failed beat only makes the seat look away
                 log.exception("heartbeat of %s failed", self.seen.group)
+
+    def _signed_in(self) -> bool:
+        user = self.scope.get("user")
+        return user is not None and user.is_authenticated
 
     async def match_updated(self, event: dict[str, Any]) -> None:
         """Something changed (a move, presence, an offer): push what changed for this seat."""

@@ -3,13 +3,16 @@ each seat receives, watchers, and garbage frames."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pytest
+from django.utils import timezone
 
 from games import services
 from games.engine import display
 from games.models import Match, Seat
+from lobby import services as lobby_services
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, hand, stacked
 from .live_helpers import (
@@ -207,3 +210,20 @@ async def test_both_pages_follow_an_accepted_rematch(match: Match, cookies):
     finally:
         await alice.disconnect()
         await bob.disconnect()
+
+
+async def test_a_player_at_a_table_counts_as_online_in_the_lobby(match: Match, cookies):
+    alice_id = await call(lambda: match.seats.get(number=0).user_id)
+    assert not await call(lobby_services.is_online, alice_id)
+    comm = socket(match, cookies["alice"])
+    assert (await comm.connect())[0]
+    try:
+        await frames(comm)
+        assert await call(lobby_services.is_online, alice_id)
+    finally:
+        await comm.disconnect()
+    # Closing the table's socket leaves the player online for the short grace period a closed
+    # lobby page gets (a reload must not flicker), and no longer.
+    assert await call(lobby_services.is_online, alice_id)
+    later = timezone.now() + lobby_services.CLOSE_GRACE + timedelta(seconds=1)
+    assert not await call(lobby_services.is_online, alice_id, later)
