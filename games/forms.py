@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from games.ai import LEVELS
@@ -33,13 +35,33 @@ LEVEL_CHOICES = [
 assert tuple(code for code, _label in LEVEL_CHOICES) == LEVELS
 
 
+def _points(target: int) -> str:
+    return gettext("%(points)s points") % {"points": target}
+
+
+def _level_name(level: str) -> str:
+    names = {
+        "easy": pgettext("Bea's level", "easy"),
+        "medium": pgettext("Bea's level", "medium"),
+        "hard": pgettext("Bea's level", "hard"),
+        "expert": pgettext("Bea's level", "expert"),
+    }
+    return names.get(level, level)
+
+
+# Translated when shown, not when this module is imported (in whatever language that was).
+points_label = lazy(_points, str)
+level_name = lazy(_level_name, str)
+TARGET_CHOICES = [(t, points_label(t)) for t in TARGETS]
+
+
 class NewMatchForm(forms.Form):
     preset = forms.ChoiceField(
         label=_("Rules"), choices=PRESET_CHOICES, initial="standard", widget=forms.RadioSelect
     )
     target = forms.TypedChoiceField(
         label=_("Play to"),
-        choices=[(t, _("%(points)s points") % {"points": t}) for t in TARGETS],
+        choices=TARGET_CHOICES,
         coerce=int,
         initial=100,
     )

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import services
-from games.forms import PRESET_CHOICES
+from games.forms import PRESET_CHOICES, TARGET_CHOICES
 from games.models import Match, Seat
 from games.private import clean_guest_name, hash_key, key_matches, name_field, new_key
 
@@ -38,7 +38,7 @@ class LocalMatchForm(forms.Form):
     )
     target = forms.TypedChoiceField(
         label=gettext_lazy("Play to"),
-        choices=[(t, gettext_lazy("%(points)s points") % {"points": t}) for t in services.TARGETS],
+        choices=TARGET_CHOICES,
         coerce=int,
         initial=100,
     )

@@ -22,11 +22,12 @@ from django.db import transaction
 from django.db.models import Max
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import services
-from games.forms import PRESET_CHOICES
+from games.forms import PRESET_CHOICES, TARGET_CHOICES
 from games.models import Match, PrivateTable, Seat
 from lobby.models import DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, HAS_WORD_CHAR, RESERVED_NAMES
 
@@ -135,11 +136,21 @@ def clean_guest_name(value: str) -> str:
     return name
 
 
+def _name_rule() -> str:
+    return _("What the other player sees: %(min)d to %(max)d characters.") % {
+        "min": DISPLAY_NAME_MIN,
+        "max": DISPLAY_NAME_MAX,
+    }
+
+
+# Translated when the form is shown, in the visitor's language.
+_name_help = lazy(_name_rule, str)
+
+
 def name_field(label: Any = None) -> forms.CharField:
     return forms.CharField(
         label=label or gettext_lazy("Your name"),
-        help_text=gettext_lazy("What the other player sees: %(min)d to %(max)d characters.")
-        % {"min": DISPLAY_NAME_MIN, "max": DISPLAY_NAME_MAX},
+        help_text=_name_help(),
         strip=False,
         widget=forms.TextInput(attrs={"maxlength": DISPLAY_NAME_MAX, "autocomplete": "nickname"}),
     )
@@ -163,7 +174,7 @@ class PrivateTableForm(forms.Form):
     )
     target = forms.TypedChoiceField(
         label=gettext_lazy("Play to"),
-        choices=[(t, gettext_lazy("%(points)s points") % {"points": t}) for t in services.TARGETS],
+        choices=TARGET_CHOICES,
         coerce=int,
         initial=100,
     )

@@ -243,14 +243,17 @@ def _presence(
 
 
 def _rules_line(rules: dict[str, Any], opponent: str, level: str) -> str:
-    from games.forms import PRESET_NAMES
+    from games.forms import PRESET_NAMES, level_name
 
     line = _("%(preset)s rules, playing to %(target)s.") % {
         "preset": PRESET_NAMES.get(rules["name"], rules["name"]),
         "target": rules["target"],
     }
     if level:
-        line += " " + _("%(name)s plays at level %(level)s.") % {"name": opponent, "level": level}
+        line += " " + _("%(name)s plays at level %(level)s.") % {
+            "name": opponent,
+            "level": level_name(level),
+        }
     return line
 
 
