@@ -177,28 +177,21 @@ def discard_deadwoods_of_mask(mask: int) -> list[tuple[int, int]]:
 
 def best_discard_of_mask(mask: int) -> tuple[int, int]:
     """The discard that leaves the least deadwood: ``(card index, deadwood)``. Ties go to the
-    highest-ranked card (it costs the most if the hand is caught), then the lowest suit."""
-    c, d, h, s = suits = _split(mask)
-    if not _triples(c, d, h, s):
-        total = RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s]
-        best_index, best_score = -1, 1 << 30
-        for i, pattern in enumerate(suits):
-            if not pattern:
-                continue
-            rank = BEST_DROP[pattern]
-            score = total - RUN_DEADWOOD[pattern] + RUN_DEADWOOD[pattern ^ (1 << rank)]
-            if score < best_score or (score == best_score and rank > best_index % 13):
-                best_index, best_score = 13 * i + rank, score
-        return best_index, best_score
-    # Each way of using the sets leaves four suit patterns; each pattern's best drop is in the
-    # table. A card found this way scores at least as well as its true best, and the true best
-    # of every card is found under some choice, so the least score and its highest rank agree.
+    highest-ranked card (it costs the most if the hand is caught), then the lowest suit.
+
+    Each way of using the sets (just one, no sets, for most hands) leaves four suit patterns,
+    and each pattern's best drop is in the table. A card found this way scores at least as well
+    as its true best, and the true best of every card is found under some choice, so the least
+    score and its highest rank agree with trying every discard."""
+    suits = _split(mask)
+    triples = _triples(*suits)
+    choices = _set_choices(suits, triples) if triples else [()]
     best_index, best_score = -1, 1 << 30
-    for sets in _set_choices(suits, _triples(c, d, h, s)):
+    for sets in choices:
         rest = mask
         for meld in sets:
             rest &= ~meld
-        patterns = _split(rest)
+        patterns = _split(rest) if sets else suits
         total = sum(RUN_DEADWOOD[p] for p in patterns)
         for i, pattern in enumerate(patterns):
             if not pattern:
