@@ -286,39 +286,19 @@ def _after_live_request(
     return _moved(request, match, seat, before)
 
 
-@require_POST
-@login_or_guest_required
-def offer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    """Offer the other player a rematch (after the match) or a restart (during it)."""
+def _live_request(
+    request: HtmxHttpRequest,
+    public_id: str,
+    act: Callable[[Match, int], Match | None],
+) -> HttpResponse:
+    """Run one live-play request (offer, answer, claim) for the requester's seat."""
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
         return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
     # Presented now, with the match's status now: the request may end the match.
     before = presented_view(match, services.table_view(match, seat))
     try:
-        services.make_offer(match, seat, request.POST.get("kind", ""), _client_version(request))
-    except services.MoveRefused as refused:
-        return _refused(request, match, seat, refused.status, refused.message)
-    return _after_live_request(request, match, seat, before, None)
-
-
-@require_POST
-@login_or_guest_required
-def answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    """Accept or decline the other player's offer, or withdraw one's own."""
-    match, seat = _get_match_for_player(request, public_id)
-    if seat is None:
-        return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
-    # Presented now, with the match's status now: the request may end the match.
-    before = presented_view(match, services.table_view(match, seat))
-    try:
-        new = services.answer_offer(
-            match,
-            seat,
-            request.POST.get("offer"),
-            request.POST.get("answer", ""),
-            _client_version(request),
-        )
+        new = act(match, seat)
     except services.MoveRefused as refused:
         return _refused(request, match, seat, refused.status, refused.message)
     return _after_live_request(request, match, seat, before, new)
@@ -326,18 +306,41 @@ def answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
 @require_POST
 @login_or_guest_required
+def offer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """Offer the other player a rematch (after the match) or a restart (during it)."""
+
+    def act(match: Match, seat: int) -> None:
+        services.make_offer(match, seat, request.POST.get("kind", ""), _client_version(request))
+
+    return _live_request(request, public_id, act)
+
+
+@require_POST
+@login_or_guest_required
+def answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """Accept or decline the other player's offer, or withdraw one's own."""
+
+    def act(match: Match, seat: int) -> Match | None:
+        return services.answer_offer(
+            match,
+            seat,
+            request.POST.get("offer"),
+            request.POST.get("answer", ""),
+            _client_version(request),
+        )
+
+    return _live_request(request, public_id, act)
+
+
+@require_POST
+@login_or_guest_required
 def claim(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """Win the match because the player to move has been away too long."""
-    match, seat = _get_match_for_player(request, public_id)
-    if seat is None:
-        return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
-    # Presented now, with the match's status now: the request may end the match.
-    before = presented_view(match, services.table_view(match, seat))
-    try:
+
+    def act(match: Match, seat: int) -> None:
         services.claim_win(match, seat, _client_version(request))
-    except services.MoveRefused as refused:
-        return _refused(request, match, seat, refused.status, refused.message)
-    return _after_live_request(request, match, seat, before, None)
+
+    return _live_request(request, public_id, act)
 
 
 @login_or_guest_required
