@@ -2,11 +2,16 @@
 
 It names only cards the asking player can see: their own hand, the discard pile, and the cards the
 log shows the opponent taking, throwing or passing on.
+
+Every phrase is marked for translation with named placeholders, so a language can reorder them.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games.engine.cards import BIT, INDEX, cards_of, display, mask_of
 from games.engine.melds import deadwood_of_mask, melds_of_mask
@@ -14,7 +19,16 @@ from games.engine.melds import deadwood_of_mask, melds_of_mask
 from . import knowledge
 from .baseline import melds_with
 
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+def suit_name(suit: str) -> str:
+    """The plural name of a suit code (``H`` -> ``hearts``), in the active language."""
+    names = {
+        "C": pgettext("suit", "clubs"),
+        "D": pgettext("suit", "diamonds"),
+        "H": pgettext("suit", "hearts"),
+        "S": pgettext("suit", "spades"),
+    }
+    return names[suit]
 
 
 def _names(cards: list[str]) -> str:
@@ -28,9 +42,21 @@ def _group(cards: list[str]) -> str:
     if len(suits) == 1:
         indices = [INDEX[c] for c in ordered]
         # A dash only for neighbours: "7-8-9", but "7 and 9" for a pair with a gap.
-        joint = "-" if indices[-1] - indices[0] == len(indices) - 1 else " and "
-        ranks = joint.join(display(c)[:-1] for c in ordered)
-        return f"{ranks} of {SUIT_NAMES[ordered[0][1]]}"
+        ranks = [display(c)[:-1] for c in ordered]
+        if indices[-1] - indices[0] == len(indices) - 1:
+            joined = "-".join(ranks)
+        else:
+            joined = ranks[0]
+            for rank in ranks[1:]:
+                joined = pgettext("two ranks of one suit", "%(first)s and %(second)s") % {
+                    "first": joined,
+                    "second": rank,
+                }
+        # Translators: a run or pair in one suit, e.g. "7-8-9 of hearts" or "7 and 9 of hearts".
+        return pgettext("cards of one suit", "%(ranks)s of %(suit)s") % {
+            "ranks": joined,
+            "suit": suit_name(ordered[0][1]),
+        }
     return _names(ordered)
 
 
@@ -55,7 +81,8 @@ def _keeps(mask: int) -> str:
     groups = [cards_of(m) for m in melds_of_mask(mask)] + _partials(mask)
     if not groups:
         return ""
-    return "keeps " + ", ".join(_group(g) for g in groups[:3])
+    # Translators: what a discard leaves together in the hand, e.g. "keeps 7-8-9 of hearts, 5♣ 5♦".
+    return _("keeps %(groups)s") % {"groups": ", ".join(_group(g) for g in groups[:3])}
 
 
 def _safety(view: dict[str, Any], card: str) -> str:
@@ -64,15 +91,17 @@ def _safety(view: dict[str, Any], card: str) -> str:
     index = INDEX[card]
     rank, suit = index % 13, index // 13
     if card in known.opp_passed:
-        return f"{display(card)} is safe: the opponent passed it"
-    for seen, verb in ((known.opp_threw, "threw"), (known.opp_passed, "passed on")):
+        return _("%(card)s is safe: the opponent passed it") % {"card": display(card)}
+    threw = _("%(card)s looks safe: the opponent threw %(other)s")
+    passed_on = _("%(card)s looks safe: the opponent passed on %(other)s")
+    for seen, reason in ((known.opp_threw, threw), (known.opp_passed, passed_on)):
         for other in seen:
             j = INDEX[other]
             if j % 13 == rank or (j // 13 == suit and abs(j % 13 - rank) == 1):
-                return f"{display(card)} looks safe: the opponent {verb} {display(other)}"
+                return reason % {"card": display(card), "other": display(other)}
     risk = knowledge.danger(known, index)
     if risk < 0.08:
-        return f"{display(card)} is hard for the opponent to use"
+        return _("%(card)s is hard for the opponent to use") % {"card": display(card)}
     took = sorted(set(known.opp_took) & set(view.get("known_opponent_cards") or []))
     near = [
         c
@@ -80,9 +109,14 @@ def _safety(view: dict[str, Any], card: str) -> str:
         if INDEX[c] % 13 == rank or (INDEX[c] // 13 == suit and abs(INDEX[c] % 13 - rank) <= 2)
     ]
     if near:
-        return f"careful: the opponent took {_names(near)}, but the rest is worth more"
+        return _("careful: the opponent took %(cards)s, but the rest is worth more") % {
+            "cards": _names(near)
+        }
     if took:
-        return f"{display(card)} is far from what the opponent took ({_names(took)})"
+        return _("%(card)s is far from what the opponent took (%(cards)s)") % {
+            "card": display(card),
+            "cards": _names(took),
+        }
     return ""
 
 
@@ -93,36 +127,47 @@ def explain(view: dict[str, Any], action: dict[str, Any]) -> str:
     top = view["discard_pile"][-1] if view.get("discard_pile") else None
     limit = view.get("rules", {}).get("knock_limit", 10)
     if kind == "next_hand":
-        return "the hand is over: deal the next one"
+        return _("the hand is over: deal the next one")
     if kind in ("take_upcard", "draw") and action.get("from", "discard") == "discard" and top:
         after = hand | BIT[top]
+        shown = {"card": display(top)}
         if melds_with(hand, INDEX[top]):
             melded = [m for m in melds_of_mask(after) if m & BIT[top]]
             if melded:
-                return f"take {display(top)}: it makes {_group(cards_of(melded[0]))}"
-            return f"take {display(top)}: it can make a meld with your cards"
-        return f"take {display(top)}: it lowers your deadwood and keeps options open"
+                # Translators: meld is e.g. "7-8-9 of hearts" or "7♣ 7♦ 7♥".
+                return _("take %(card)s: it makes %(meld)s") % {
+                    **shown,
+                    "meld": _group(cards_of(melded[0])),
+                }
+            return _("take %(card)s: it can make a meld with your cards") % shown
+        return _("take %(card)s: it lowers your deadwood and keeps options open") % shown
     if kind == "pass" and top:
-        return f"pass: {display(top)} does not fit your hand"
+        return _("pass: %(card)s does not fit your hand") % {"card": display(top)}
     if kind == "draw":
         if top:
-            return f"draw from the stock: {display(top)} would not improve your hand"
-        return "draw from the stock"
+            return _("draw from the stock: %(card)s would not improve your hand") % {
+                "card": display(top)
+            }
+        return _("draw from the stock")
     if kind == "big_gin":
-        return "Big Gin: all eleven cards meld"
+        return _("Big Gin: all eleven cards meld")
     card = action.get("card")
     if not isinstance(card, str) or card not in BIT:
-        return "play on"
+        return _("play on")
     rest = hand & ~BIT[card]
     left = deadwood_of_mask(rest)
     if kind == "gin":
-        return f"gin: throw {display(card)} and every other card melds"
+        return _("gin: throw %(card)s and every other card melds") % {"card": display(card)}
     keeps = _keeps(rest)
     safety = _safety(view, card)
     parts = [p for p in (keeps, safety) if p]
     tail = ("; " + "; ".join(parts)) if parts else ""
+    values = {"card": display(card), "left": left}
     if kind == "knock":
-        return f"knock with {display(card)}: {left} deadwood is low enough to win the hand{tail}"
-    if left <= limit:
-        return f"throw {display(card)} but don't knock yet: {left} deadwood risks an undercut{tail}"
-    return f"throw {display(card)} ({left} deadwood left){tail}"
+        # Translators: "left" is the deadwood count after the discard.
+        reason = _("knock with %(card)s: %(left)s deadwood is low enough to win the hand")
+    elif left <= limit:
+        reason = _("throw %(card)s but don't knock yet: %(left)s deadwood risks an undercut")
+    else:
+        reason = _("throw %(card)s (%(left)s deadwood left)")
+    return reason % values + tail
