@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from tests.browser.live_asgi import serve, shared_database
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Root needs --no-sandbox; the rest keep Chromium from calling home (the network is closed).
@@ -46,3 +50,35 @@ def phone(browser: Browser) -> Iterator[Page]:
     page = context.new_page()
     yield page
     context.close()
+
+
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def base() -> Iterator[str]:
+    """The base URL of the in-process daphne (websockets included), on the test's database."""
+    url = serve()
+    with shared_database():
+        yield url
+
+
+@contextmanager
+def phone_contexts(browser: Browser, count: int) -> Iterator[list[BrowserContext]]:
+    """``count`` separate browsers (one player each), phone-sized."""
+    made = [browser.new_context(viewport=PHONE) for _ in range(count)]
+    try:
+        yield made
+    finally:
+        for context in made:
+            context.close()
+        # The server handles the closed sockets (presence rows, seats) in its own thread; let
+        # it finish while this test may still use the database.
+        time.sleep(0.5)
+
+
+@pytest.fixture
+def contexts(browser: Browser, base: str) -> Iterator[list[BrowserContext]]:
+    """Two players' browsers."""
+    with phone_contexts(browser, 2) as made:
+        yield made

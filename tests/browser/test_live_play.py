@@ -6,38 +6,20 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from games.models import Match
-from tests.browser.live_asgi import serve, shared_database
+from tests.browser.conftest import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-PHONE = {"width": 360, "height": 740}
 LIVE_MS = 8_000
 YOUR_TURN_OR_OVER = re.compile(r"^(Your turn|Hand \d+ is over|You won|\w+ won the match)")
-
-
-@pytest.fixture
-def base() -> Iterator[str]:
-    url = serve()
-    with shared_database():
-        yield url
-
-
-@pytest.fixture
-def contexts(browser: Browser, base: str) -> Iterator[list[BrowserContext]]:
-    made = [browser.new_context(viewport=PHONE) for _ in range(2)]
-    yield made
-    for context in made:
-        context.close()
-    time.sleep(0.5)  # let the server finish with the closed sockets (seat presence)
 
 
 def _sign_in(context: BrowserContext, base: str, username: str, password: str) -> Page:
@@ -96,7 +78,8 @@ def test_two_players_play_a_hand_live_then_resign_and_rematch(
     # alice challenges from the lobby; bob accepts; both land on the same table.
     row = alice_page.locator('#lobby-players [data-player="bob"]')
     row.locator("select[name=preset]").select_option("standard")
-    row.locator("select[name=target]").select_option("50")
+    # 250: no single hand can end the match, so hand 1 is always followed by "Next hand".
+    row.locator("select[name=target]").select_option("250")
     row.get_by_role("button", name="Challenge").click()
     incoming = bob_page.locator("#lobby-challenges [data-incoming]")
     expect(incoming).to_have_count(1, timeout=LIVE_MS)

@@ -4,43 +4,23 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from games.models import Match
 from lobby import services
 from lobby.models import Challenge, Presence
-from tests.browser.live_asgi import serve, shared_database
+from tests.browser.conftest import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-PHONE = {"width": 360, "height": 740}
 LIVE_MS = 5_000  # "within a second", with room for a loaded CI machine
-
-
-@pytest.fixture
-def base() -> Iterator[str]:
-    url = serve()
-    with shared_database():
-        yield url
-
-
-@pytest.fixture
-def contexts(browser: Browser, base: str) -> Iterator[list[BrowserContext]]:
-    made = [browser.new_context(viewport=PHONE) for _ in range(2)]
-    yield made
-    for context in made:
-        context.close()
-    # The server handles the closed sockets (presence rows, seats) in its own thread; let it
-    # finish while this test may still use the database.
-    time.sleep(0.5)
 
 
 # Counts the tones lobby.js plays: every beep starts oscillators on a WebAudio context.

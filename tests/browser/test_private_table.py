@@ -12,26 +12,17 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from games.models import Match, PrivateTable
-from tests.browser.live_asgi import serve, shared_database
-from tests.browser.test_live_play import LIVE_MS, PHONE, _headline, _navigations, _play_one_move
+from tests.browser.conftest import phone_contexts
+from tests.browser.test_live_play import LIVE_MS, _headline, _navigations, _play_one_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def base() -> Iterator[str]:
-    url = serve()
-    with shared_database():
-        yield url
-
-
-@pytest.fixture
 def contexts(browser: Browser, base: str) -> Iterator[list[BrowserContext]]:
-    made = [browser.new_context(viewport=PHONE) for _ in range(3)]
-    yield made
-    for context in made:
-        context.close()
-    time.sleep(0.5)  # let the server finish with the closed sockets (seat presence)
+    """Host, guest and a third visitor."""
+    with phone_contexts(browser, 3) as made:
+        yield made
 
 
 def _whose_turn(pages: dict[str, Page]) -> str | None:
