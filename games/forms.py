@@ -55,7 +55,10 @@ level_name = lazy(_level_name, str)
 TARGET_CHOICES = [(t, points_label(t)) for t in TARGETS]
 
 
-class NewMatchForm(forms.Form):
+class RulesForm(forms.Form):
+    """The rules a new match is played by: a preset and a target. Every way of starting a
+    match (against Bea, at a private table, on one device) asks the same two questions."""
+
     preset = forms.ChoiceField(
         label=_("Rules"), choices=PRESET_CHOICES, initial="standard", widget=forms.RadioSelect
     )
@@ -65,6 +68,9 @@ class NewMatchForm(forms.Form):
         coerce=int,
         initial=100,
     )
+
+
+class NewMatchForm(RulesForm):
     level = forms.ChoiceField(label=_("Bea's level"), choices=LEVEL_CHOICES, initial="medium")
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 

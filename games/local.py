@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import services
-from games.forms import PRESET_CHOICES, TARGET_CHOICES
+from games.forms import RulesForm
 from games.models import Match, Seat
 from games.private import clean_guest_name, hash_key, key_matches, name_field, new_key
 
@@ -27,21 +27,11 @@ OWNER_COOKIE = "gin_local"
 OWNER_COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 
 
-class LocalMatchForm(forms.Form):
+class LocalMatchForm(RulesForm):
     first = name_field(gettext_lazy("First player (plays first)"))
     second = name_field(gettext_lazy("Second player"))
-    preset = forms.ChoiceField(
-        label=gettext_lazy("Rules"),
-        choices=PRESET_CHOICES,
-        initial="standard",
-        widget=forms.RadioSelect,
-    )
-    target = forms.TypedChoiceField(
-        label=gettext_lazy("Play to"),
-        choices=TARGET_CHOICES,
-        coerce=int,
-        initial=100,
-    )
+    # The players' names come before the rules on the page.
+    field_order = ["first", "second", "preset", "target"]
 
     def clean_first(self) -> str:
         return clean_guest_name(self.cleaned_data["first"])

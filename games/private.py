@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import services
-from games.forms import PRESET_CHOICES, TARGET_CHOICES
+from games.forms import RulesForm
 from games.models import Match, PrivateTable, Seat
 from lobby.models import DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, HAS_WORD_CHAR, RESERVED_NAMES
 
@@ -163,21 +163,9 @@ class GuestNameForm(forms.Form):
         return clean_guest_name(self.cleaned_data["name"])
 
 
-class PrivateTableForm(forms.Form):
+class PrivateTableForm(RulesForm):
     """The host's choices. ``name`` is asked of a host without an account only."""
 
-    preset = forms.ChoiceField(
-        label=gettext_lazy("Rules"),
-        choices=PRESET_CHOICES,
-        initial="standard",
-        widget=forms.RadioSelect,
-    )
-    target = forms.TypedChoiceField(
-        label=gettext_lazy("Play to"),
-        choices=TARGET_CHOICES,
-        coerce=int,
-        initial=100,
-    )
     allow_spectators = forms.BooleanField(
         label=gettext_lazy("Anyone with the link may watch once both seats are taken"),
         required=False,
