@@ -82,3 +82,17 @@ def contexts(browser: Browser, base: str) -> Iterator[list[BrowserContext]]:
     """Two players' browsers."""
     with phone_contexts(browser, 2) as made:
         yield made
+
+
+def sign_in_to_lobby(context: BrowserContext, base: str, username: str, password: str) -> Page:
+    """Sign in through the real form and open the lobby, its socket connected."""
+    page = context.new_page()
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", password)
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_url(base + "/")
+    page.goto(base + "/lobby/")
+    # The socket is open once the consumer's catch-up push has arrived and settled.
+    page.wait_for_function("document.querySelector('#lobby-players [data-player]') !== null")
+    return page

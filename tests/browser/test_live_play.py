@@ -13,25 +13,13 @@ from django.contrib.auth.models import User
 from playwright.sync_api import BrowserContext, Page, expect
 
 from games.models import Match
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, sign_in_to_lobby
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 LIVE_MS = 8_000
 YOUR_TURN_OR_OVER = re.compile(r"^(Your turn|Hand \d+ is over|You won|\w+ won the match)")
-
-
-def _sign_in(context: BrowserContext, base: str, username: str, password: str) -> Page:
-    page = context.new_page()
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", password)
-    page.locator("form button[type=submit]").last.click()
-    page.wait_for_url(base + "/")
-    page.goto(base + "/lobby/")
-    page.wait_for_function("document.querySelector('#lobby-players [data-player]') !== null")
-    return page
 
 
 def _navigations(page: Page) -> int:
@@ -71,8 +59,8 @@ def _play_one_move(page: Page, headline: str) -> None:
 def test_two_players_play_a_hand_live_then_resign_and_rematch(
     base: str, contexts: list[BrowserContext], alice: User, bob: User, password: str
 ) -> None:
-    alice_page = _sign_in(contexts[0], base, "alice", password)
-    bob_page = _sign_in(contexts[1], base, "bob", password)
+    alice_page = sign_in_to_lobby(contexts[0], base, "alice", password)
+    bob_page = sign_in_to_lobby(contexts[1], base, "bob", password)
     expect(alice_page.locator('#lobby-players [data-player="bob"]')).to_be_visible(timeout=LIVE_MS)
 
     # alice challenges from the lobby; bob accepts; both land on the same table.

@@ -15,7 +15,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from games.models import Match
 from lobby import services
 from lobby.models import Challenge, Presence
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, sign_in_to_lobby
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -34,19 +34,6 @@ AudioContext.prototype.createOscillator = function () {
 """
 
 
-def _sign_in(context: BrowserContext, base: str, username: str, password: str) -> Page:
-    page = context.new_page()
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", password)
-    page.locator("form button[type=submit]").last.click()
-    page.wait_for_url(base + "/")
-    page.goto(base + "/lobby/")
-    # The socket is open once the consumer's catch-up push has arrived and settled.
-    page.wait_for_function("document.querySelector('#lobby-players [data-player]') !== null")
-    return page
-
-
 def _wait_connected(page: Page, other: str) -> None:
     expect(page.locator(f'#lobby-players [data-player="{other}"]')).to_be_visible(timeout=LIVE_MS)
 
@@ -62,8 +49,8 @@ def test_it_challenges_declines_cancels_and_accepts_live(
     base: str, contexts: list[BrowserContext], alice: User, bob: User, password: str
 ) -> None:
     contexts[1].add_init_script(COUNT_BEEPS)
-    alice_page = _sign_in(contexts[0], base, "alice", password)
-    bob_page = _sign_in(contexts[1], base, "bob", password)
+    alice_page = sign_in_to_lobby(contexts[0], base, "alice", password)
+    bob_page = sign_in_to_lobby(contexts[1], base, "bob", password)
     # bob switches the sound cue on (the toggle is kept in localStorage).
     bob_page.locator("#lobby-sound").check()
     tones = bob_page.evaluate("window.__tones")
@@ -120,7 +107,7 @@ def test_it_keeps_an_open_page_online_with_heartbeats(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(services, "HEARTBEAT_SECONDS", 1)
-    _sign_in(contexts[0], base, "alice", password)
+    sign_in_to_lobby(contexts[0], base, "alice", password)
     sockets = Presence.objects.filter(user=alice).exclude(channel_name__startswith="http:")
     # The page has loaded; its socket connects (and is recorded) a moment later.
     deadline = time.monotonic() + 5
