@@ -81,12 +81,29 @@
     seenChallenges = now;
   }
 
+  // Accepting sends the accepter's page on twice: the socket's pushed redirect and the
+  // answer's HX-Redirect. Follow whichever comes first, once: a second navigation would abort
+  // the first (the same guard as table.js uses for an accepted rematch).
+  var leaving = null;
+  function leave(url) {
+    if (leaving) return;
+    leaving = url;
+    window.location.assign(url);
+  }
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail.xhr;
+    var target = xhr && xhr.getResponseHeader("HX-Redirect");
+    if (!target) return;
+    if (leaving) event.preventDefault();
+    else leaving = target;
+  });
+
   function followRedirect() {
     var target = document.querySelector("#lobby-redirect[data-redirect]");
     if (!target) return;
     var url = target.getAttribute("data-redirect");
     // Only our own paths: a pushed element must not send anyone off-site.
-    if (url && url.charAt(0) === "/" && url.charAt(1) !== "/") window.location.assign(url);
+    if (url && url.charAt(0) === "/" && url.charAt(1) !== "/") leave(url);
   }
 
   function notice(message) {
