@@ -167,6 +167,15 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(BASE_DIR / "db.sqlite3"),
+            # ASGI serves requests from several threads, each with its own connection. WAL lets
+            # them read while one writes; IMMEDIATE takes the write lock when a transaction
+            # begins, so a second writer waits (up to the timeout, in seconds) instead of
+            # failing with "database is locked" when it tries to upgrade a read lock.
+            "OPTIONS": {
+                "init_command": "PRAGMA journal_mode=WAL",
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+            },
         }
     }
 
