@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +15,7 @@ from ginclient.bot import Bot, load_choose
 from ginclient.bots.random_bot import choose as random_choose
 from ginclient.cli import main
 from lobby import api as lobby_api
-from tests.browser.live_asgi import serve, shared_database
+from tests.browser.live_asgi import serve
 
 from .conftest import token_for
 from .test_browser_vs_api import pick
@@ -26,14 +25,12 @@ ALICE_MOVES = 40
 
 
 @pytest.fixture
-def server(monkeypatch, settings) -> Iterator[str]:  # type: ignore[no-untyped-def]
+def server(monkeypatch, settings) -> str:  # type: ignore[no-untyped-def]
     # Quiet streams wake up often, so a lost wake-up costs a second, not ten.
     monkeypatch.setattr(lobby_api, "KEEPALIVE_SECONDS", 1.0)
     # The test's own player polls; the rate limit has its own test.
     settings.API_RATE_LIMIT = 100_000
-    url = serve()
-    with shared_database():
-        yield url
+    return serve()
 
 
 def test_it_draws_a_readable_board():

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-from tests.browser.live_asgi import serve, shared_database
+from tests.browser.live_asgi import serve
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Root needs --no-sandbox; the rest keep Chromium from calling home (the network is closed).
@@ -56,11 +56,9 @@ PHONE = {"width": 360, "height": 740}
 
 
 @pytest.fixture
-def base() -> Iterator[str]:
+def base() -> str:
     """The base URL of the in-process daphne (websockets included), on the test's database."""
-    url = serve()
-    with shared_database():
-        yield url
+    return serve()
 
 
 @contextmanager

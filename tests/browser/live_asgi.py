@@ -4,17 +4,15 @@ pytest-django's ``live_server`` speaks WSGI only, so it cannot serve the lobby's
 websockets. Daphne runs here in a daemon thread instead: Twisted's reactor cannot be restarted,
 so it is started once per test process and shared by every test that asks for it.
 
-The test database is SQLite in memory, which another process could not open; threads can, if
-they share the test's connection (what Django's own live server does for SQLite in memory).
+Its threads open their own database connections, as in production: the tests that use it are
+transactional, so what they write is committed and the server sees it. The SQLite test database
+is a file for this reason (see tests/conftest.py); in memory it would lock whole tables.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
 
 _lock = threading.Lock()
 _url: str | None = None
@@ -51,37 +49,3 @@ def _start() -> str:
         time.sleep(0.05)
     host, port = server.listening_addresses[0]
     return f"http://{host}:{port}"
-
-
-@contextmanager
-def shared_database() -> Iterator[None]:
-    """Let the server's threads use this thread's database connection.
-
-    Django keeps one connection per thread; replacing that per-thread store with a plain
-    object hands every thread the test's connection to the in-memory database. Only SQLite
-    needs this: other databases are reached by each thread on its own.
-    """
-    from django.db import connections
-
-    connection = connections["default"]
-    if connection.vendor != "sqlite":
-        # PostgreSQL: the (transactional) test commits, so the server's threads read it through
-        # their own connections; one psycopg connection shared by threads would break.
-        yield
-        return
-    handler: Any = connections
-    connection.inc_thread_sharing()
-    saved = handler._connections
-
-    class Shared:
-        pass
-
-    shared = Shared()
-    for alias in connections:
-        setattr(shared, alias, connections[alias])
-    handler._connections = shared
-    try:
-        yield
-    finally:
-        handler._connections = saved
-        connection.dec_thread_sharing()
