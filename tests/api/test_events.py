@@ -9,7 +9,6 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -127,11 +126,6 @@ def _auth(token: str) -> list[tuple[bytes, bytes]]:
 
 
 @pytest.mark.asyncio
-@pytest.mark.skipif(
-    connection.vendor == "sqlite",
-    reason="the in-memory SQLite test database locks whole tables between connections, so a "
-    "stream reading while a move is written fails at random; CI's PostgreSQL pass runs this",
-)
 async def test_the_ndjson_stream_catches_up_then_goes_live(alice, bob, monkeypatch):
     monkeypatch.setattr(lobby_api, "KEEPALIVE_SECONDS", 0.5)
     token = await sync_to_async(token_for)(alice)
