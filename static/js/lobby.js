@@ -90,12 +90,19 @@
     leaving = url;
     window.location.assign(url);
   }
-  document.addEventListener("htmx:beforeOnLoad", function (event) {
+  function guardRedirect(event) {
     var xhr = event.detail.xhr;
     var target = xhr && xhr.getResponseHeader("HX-Redirect");
     if (!target) return;
     if (leaving) event.preventDefault();
     else leaving = target;
+  }
+  // The guard listens on the requesting form itself, not on the document: the push that
+  // carries the redirect also re-renders the challenges, which takes the Accept form out of
+  // the page, and events on a detached element never bubble up to the document. (Adding the
+  // same listener again is a no-op, so a form that posts twice is still guarded once.)
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    event.target.addEventListener("htmx:beforeOnLoad", guardRedirect);
   });
 
   function followRedirect() {

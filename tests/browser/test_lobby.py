@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import APIResponse, BrowserContext, Page, Route, expect
 
 from games.models import Match
 from lobby import services
@@ -97,6 +97,42 @@ def test_it_challenges_declines_cancels_and_accepts_live(
     match = Match.objects.get(kind=Match.Kind.LOBBY)
     assert alice_page.url.endswith(f"/games/{match.public_id}/")
     assert match.rules["name"] == "simple" and match.rules["target"] == 150
+
+
+def test_an_accepted_challenge_is_followed_once_when_the_push_comes_first(
+    base: str, contexts: list[BrowserContext], alice: User, bob: User, password: str
+) -> None:
+    alice_page = sign_in_to_lobby(contexts[0], base, "alice", password)
+    bob_page = sign_in_to_lobby(contexts[1], base, "bob", password)
+    _wait_connected(alice_page, "bob")
+    # bob's answer to his Accept is held back until the pushed redirect has sent his page on,
+    # and that navigation is held open while the answer (with its HX-Redirect) comes in.
+    accepts: list[tuple[Route, APIResponse]] = []
+    tables: list[Route] = []
+    bob_page.route(
+        re.compile(r".*/lobby/challenges/\d+/accept$"), lambda r: accepts.append((r, r.fetch()))
+    )
+    bob_page.route(re.compile(r".*/games/[\w-]+/$"), lambda r: tables.append(r))
+    failed: list[str] = []
+    bob_page.on("requestfailed", lambda request: failed.append(request.url))
+    _challenge(alice_page, "bob")
+    incoming = bob_page.locator("#lobby-challenges [data-incoming]")
+    expect(incoming).to_have_count(1, timeout=LIVE_MS)
+    incoming.get_by_role("button", name="Accept").click()
+    deadline = time.monotonic() + LIVE_MS / 1000
+    while not (accepts and tables):
+        assert time.monotonic() < deadline, "the push never sent bob's page to the table"
+        bob_page.wait_for_timeout(50)
+    route, answer = accepts[0]
+    assert answer.headers.get("hx-redirect")
+    with bob_page.expect_event("requestfinished", lambda r: r.url.endswith("/accept")):
+        route.fulfill(response=answer)
+    bob_page.wait_for_timeout(500)  # time for the answer's HX-Redirect, had it been followed
+    for route in tables:
+        route.continue_()
+    bob_page.wait_for_url(re.compile(re.escape(base) + r"/games/[\w-]+/$"), timeout=LIVE_MS)
+    # One navigation, never aborted by a second one to the same table.
+    assert len(tables) == 1 and failed == []
 
 
 def test_it_keeps_an_open_page_online_with_heartbeats(
