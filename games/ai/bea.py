@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -25,7 +26,7 @@ from games.engine.melds import (
     melds_of_mask,
 )
 
-from . import knowledge, playout
+from . import equity, knowledge, playout
 from .baseline import melds_with
 from .knowledge import Knowledge
 
@@ -44,11 +45,13 @@ class Style:
     infer_no_knock: bool  # assume an opponent who could have knocked would have
     rollouts: int = 0  # play-outs comparing a knock with holding on (0: undercut risk only)
     knock_margin: float = 0.0  # points a knock may trail holding on and still be preferred
+    # (negative: points it must lead by)
     reach: float = 0.0  # points a sure chance to knock after the next draw is worth
     defend: float = 0.0  # how fast the look-ahead gives way to plain deadwood per opponent turn
     worlds: int = 0  # sampled worlds to play close discards out in (0: the value alone decides)
     candidates: int = 4  # at most this many discards are played out
     gap: float = 1.0  # how far behind the best value a discard may be and still be played out
+    match_aware: bool = False  # weigh hand results by match equity rather than raw points
 
 
 STYLES: dict[str, Style] = {
@@ -59,11 +62,28 @@ STYLES: dict[str, Style] = {
     # Looks one draw ahead with the live cards, takes any face-up card that improves the hand.
     # Arena runs showed the danger term neither helped nor hurt against the baseline here.
     "hard": Style(0.6, 0.0, 0.0, 0.0, 0, 1.0, 0.5, False),
-    # Adds discard safety and weighs each knock against play-outs of holding on for gin or an
-    # undercut, with the opponent's hand sampled from what they took, threw and passed on.
-    # Discards that the value finds within a point of each other are played out in 40 sampled
-    # worlds (``playout``) and the one worth the most points wins.
-    "expert": Style(0.75, 1.5, 0.0, 0.0, 60, 0.2, 1.0, True, rollouts=40, worlds=40, gap=1.0),
+    # Values a hand by its deadwood after the next draw alone, adds discard safety, and weighs
+    # each knock against play-outs of holding on for gin or an undercut, with the opponent's hand
+    # sampled from what they took, threw and passed on, every result priced by match equity.
+    # The play-outs undervalue holding on (in them Bea never takes from the pile and knocks only
+    # with gin), so a knock must beat them by 20 points: arena runs against the baseline went
+    # from 68% at 0 to 75% at -15 and -25 (docs/bea.md). Discards that the value finds within a
+    # point of each other are played out in 40 sampled worlds (``playout``).
+    "expert": Style(
+        1.0,
+        1.5,
+        0.0,
+        0.0,
+        60,
+        0.2,
+        1.0,
+        True,
+        rollouts=40,
+        knock_margin=-20.0,
+        worlds=40,
+        gap=1.0,
+        match_aware=True,
+    ),
 }
 
 
@@ -272,6 +292,7 @@ def knock_outlook(
     limit = view["rules"]["knock_limit"]
     # An opponent who has discarded this hand had the chance to knock and did not.
     they_passed_a_knock = style.infer_no_knock and bool(known.opp_threw)
+    value = _worth(view, style)
     undercuts = 0.0
     points = weight = 0.0
     for _ in range(style.knock_samples):
@@ -282,11 +303,24 @@ def knock_outlook(
         theirs = defender_deadwood(opp, melds)
         if theirs <= mine:
             undercuts += w
-            points -= w * (mine - theirs + bonus)
+            points += w * value(-(mine - theirs + bonus))
         else:
-            points += w * (theirs - mine)
+            points += w * value(theirs - mine)
         weight += w
     return undercuts / weight, points / weight
+
+
+def _worth(view: dict[str, Any], style: Style) -> Callable[[float], float]:
+    """How Bea values a hand result of ``x`` points to her: the points themselves, or with
+    ``match_aware`` their match equity (so a knock that ends the match beats holding on for
+    gin, and an opponent one knock from the target is not given time)."""
+    if style.match_aware and "rules" in view and "target" in view["rules"]:
+        return equity.worth(view)
+    return _points
+
+
+def _points(x: float) -> float:
+    return x
 
 
 def _bits(mask: int) -> list[int]:
@@ -319,44 +353,47 @@ def play_on_value(
     """
     limit = view["rules"]["knock_limit"]
     bonus = view["rules"]["undercut_bonus"]
+    value = _worth(view, style)
     total = 0.0
     for _ in range(style.rollouts):
         opp = sample_opponent(known, rng)
-        stock = _bits(known.unseen & ~opp)
-        rng.shuffle(stock)
-        top = BIT[thrown]
-        me = mine
-        result = 0
-        while True:
-            # The opponent's turn.
-            if not stock:
-                break
-            if melds_with(opp, top.bit_length() - 1):
-                held = opp | top
-                options = [(dw, i) for i, dw in discard_deadwoods_of_mask(held) if 1 << i != top]
-                dw, index = min(options)
-            else:
-                held = opp | stock.pop()
-                index, dw = best_drop(held)
-            opp = held & ~(1 << index)
-            top = 1 << index
-            if dw <= limit:
-                result = -_settle(opp, me, bonus)
-                break
-            if len(stock) <= 2:
-                break
-            # Bea's turn.
-            held = me | stock.pop()
-            index, dw = best_drop(held)
-            me = held & ~(1 << index)
-            top = 1 << index
-            if dw == 0 or (dw <= limit and len(stock) <= 3):
-                result = _settle(me, opp, bonus)
-                break
-            if len(stock) <= 2:
-                break
-        total += result
+        total += value(hold_out(known, opp, mine, BIT[thrown], limit, bonus, rng))
     return total / style.rollouts if style.rollouts else 0.0
+
+
+def hold_out(
+    known: Knowledge, opp: int, mine: int, top: int, limit: int, bonus: int, rng: random.Random
+) -> int:
+    """One play-out of holding on (see ``play_on_value``) against the opponent hand ``opp``:
+    points to Bea."""
+    stock = _bits(known.unseen & ~opp)
+    rng.shuffle(stock)
+    me = mine
+    while stock:
+        # The opponent's turn.
+        if melds_with(opp, top.bit_length() - 1):
+            held = opp | top
+            options = [(dw, i) for i, dw in discard_deadwoods_of_mask(held) if 1 << i != top]
+            dw, index = min(options)
+        else:
+            held = opp | stock.pop()
+            index, dw = best_drop(held)
+        opp = held & ~(1 << index)
+        top = 1 << index
+        if dw <= limit:
+            return -_settle(opp, me, bonus)
+        if len(stock) <= 2:
+            return 0
+        # Bea's turn.
+        held = me | stock.pop()
+        index, dw = best_drop(held)
+        me = held & ~(1 << index)
+        top = 1 << index
+        if dw == 0 or (dw <= limit and len(stock) <= 3):
+            return _settle(me, opp, bonus)
+        if len(stock) <= 2:
+            return 0
+    return 0
 
 
 def choose_knock(
@@ -454,5 +491,6 @@ def play_it_out(
         sample_opponent,
         best_drop,
         _defender_deadwood,
+        _worth(view, style),
     )
     return max(actions, key=lambda a: means[a])[1]

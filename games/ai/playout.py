@@ -124,9 +124,12 @@ def value_actions(
     sample: Any,
     best_drop: Any,
     defender_deadwood: Any,
+    worth: Any = None,
 ) -> dict[tuple[str, str], float]:
     """Mean points to Bea of each ``(kind, card)`` action (kind ``"discard"`` or ``"knock"``)
-    from her eleven-card hand, over the same ``worlds`` sampled worlds."""
+    from her eleven-card hand, over the same ``worlds`` sampled worlds. ``worth`` maps a
+    hand's points to what they are worth (match equity); without it points are points."""
+    value = worth or (lambda x: x)
     totals = dict.fromkeys(actions, 0.0)
     for _ in range(worlds):
         opp, stock = sample_world(known, rng, sample)
@@ -135,7 +138,8 @@ def value_actions(
             bit = BIT[card]
             me = known.hand & ~bit
             if kind == "knock":
-                totals[action] += settle(me, opp, rules, defender_deadwood)
+                totals[action] += value(settle(me, opp, rules, defender_deadwood))
             else:
-                totals[action] += play_out(me, opp, stock, bit, rules, best_drop, defender_deadwood)
+                points = play_out(me, opp, stock, bit, rules, best_drop, defender_deadwood)
+                totals[action] += value(points)
     return {a: t / worlds for a, t in totals.items()}
