@@ -167,7 +167,10 @@ def explain(view: dict[str, Any], action: dict[str, Any]) -> str:
         # Translators: "left" is the deadwood count after the discard.
         reason = _("knock with %(card)s: %(left)s deadwood is low enough to win the hand")
     elif left <= limit:
-        reason = _("throw %(card)s but don't knock yet: %(left)s deadwood risks an undercut")
+        reason = _(
+            "throw %(card)s but don't knock yet: with %(left)s deadwood, playing on for gin "
+            "or an undercut is worth more"
+        )
     else:
         reason = _("throw %(card)s (%(left)s deadwood left)")
     return reason % values + tail
