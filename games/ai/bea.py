@@ -415,7 +415,7 @@ def choose_knock(
         # Knock unless holding on for gin or an undercut is worth more on average.
         plain, _ = pick_discard(known, [c for c in cards if c != card] or [card], style, rng)
         hold = play_on_value(known, known.hand & ~BIT[plain], plain, view, style, rng)
-        return mean + style.knock_margin >= hold
+        return mean + style.knock_margin * _margin_share(view, style) >= hold
     # Late in the hand the opponent is closer to knocking or gin; accept more risk as the stock
     # runs down, and at the very end take any knock that is more likely to win than not.
     stock = known.stock_count
@@ -423,6 +423,23 @@ def choose_knock(
     if stock <= 6:
         return mean > 0
     return risk <= allowed and mean > 0
+
+
+# Within this many points of either player's target, the knock margin fades out.
+ENDGAME = 25
+
+
+def _margin_share(view: dict[str, Any], style: Style) -> float:
+    """How much of the knock margin applies. The margin corrects play-outs that undervalue
+    holding on, a matter of points; when either player is one hand from the target, what matters
+    is the match, and equity alone decides (a knock that wins the match is taken, and an
+    opponent who needs a few points is not given another turn)."""
+    if not style.match_aware or "scores" not in view:
+        return 1.0
+    target = view["rules"]["target"]
+    seat = view["seat"]
+    need = min(target - view["scores"][seat], target - view["scores"][1 - seat])
+    return max(0.0, min(1.0, need / ENDGAME))
 
 
 def decide(view: dict[str, Any], style: Style, rng: random.Random) -> dict[str, Any]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -15,30 +17,38 @@ from games.engine.cards import ALL_CARDS
 RULES = PRESETS["simple"]
 
 
-def random_views(count: int, seed: int) -> list[dict[str, Any]]:
-    """Views of the seat to act, from positions reached by random play (every phase)."""
+def self_play(
+    seed: int, move: Callable[[dict[str, Any], random.Random], dict[str, Any]]
+) -> Iterator[dict[str, Any]]:
+    """Every view of the seat to act, match after match, each seat playing ``move``; hands end
+    and new matches are dealt as they come (a hand's end yields one seat's view too)."""
     rng = random.Random(seed)
-    views = []
     state = new_match(RULES, seed=seed)
-    while len(views) < count:
+    while True:
         if state.phase == "match_over":
             state = new_match(RULES, seed=rng.randrange(1 << 30))
             continue
         if state.phase == "hand_over":
-            views.append(player_view(state, rng.randrange(2)))
+            yield player_view(state, rng.randrange(2))
             state = apply(state, 0, {"type": "next_hand"})
             continue
         seat = state.to_act
         assert seat is not None
         view = player_view(state, seat)
-        views.append(view)
-        actions = view["legal_actions"]
-        # Random play rarely knocks; knock when offered so the positions reach hand ends too.
-        ends = [a for a in actions if a["type"] in ("knock", "gin")]
-        state = apply(
-            state, seat, rng.choice(ends) if ends and rng.random() < 0.5 else rng.choice(actions)
-        )
-    return views
+        yield view
+        state = apply(state, seat, move(view, rng))
+
+
+def random_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    # Random play rarely knocks; knock when offered so the positions reach hand ends too.
+    actions = view["legal_actions"]
+    ends = [a for a in actions if a["type"] in ("knock", "gin")]
+    return rng.choice(ends) if ends and rng.random() < 0.5 else rng.choice(actions)
+
+
+def random_views(count: int, seed: int) -> list[dict[str, Any]]:
+    """Views of the seat to act, from positions reached by random play (every phase)."""
+    return list(itertools.islice(self_play(seed, random_move), count))
 
 
 VIEWS = random_views(160, seed=11)
@@ -122,3 +132,41 @@ def test_it_hints_a_legal_action_with_a_reason_naming_only_visible_cards() -> No
             named = rank + suit
             assert named in visible, (named, result["reason"])
             assert suits[suit]
+
+
+def knock_views(count: int, seed: int) -> list[dict[str, Any]]:
+    """Views where the seat to act may knock (not go gin), from baseline self-play."""
+
+    def may_knock(view: dict[str, Any]) -> bool:
+        kinds = {a["type"] for a in view["legal_actions"]}
+        return "knock" in kinds and "gin" not in kinds
+
+    views = filter(may_knock, self_play(seed, baseline.choose))
+    return list(itertools.islice(views, count))
+
+
+KNOCKS = knock_views(30, seed=5)
+
+
+def knocks_at(level: str, mine: int, theirs: int) -> int:
+    """How many of the knock positions Bea knocks in, with the match score set to this."""
+    count = 0
+    for view in KNOCKS:
+        scores = [0, 0]
+        scores[view["seat"]], scores[1 - view["seat"]] = mine, theirs
+        action = choose({**view, "scores": scores}, level, random.Random(1))
+        count += action["type"] == "knock"
+    return count
+
+
+def test_the_expert_passes_up_early_knocks_to_hunt_undercuts() -> None:
+    assert knocks_at("hard", 0, 0) == len(KNOCKS)
+    assert knocks_at("expert", 0, 0) < len(KNOCKS) // 3
+
+
+def test_the_expert_takes_a_knock_that_wins_the_match() -> None:
+    assert knocks_at("expert", 99, 0) > 2 * len(KNOCKS) // 3
+
+
+def test_the_expert_does_not_give_an_opponent_near_the_target_another_turn() -> None:
+    assert knocks_at("expert", 0, 97) > len(KNOCKS) // 2 > knocks_at("expert", 0, 0)
