@@ -1,5 +1,6 @@
 """ginclient against a real server (daphne in this process): the commands, a bot against Bea,
-and a bot in the lobby accepting a challenge and playing it out. Matches go to 50 points."""
+and a bot in the lobby accepting a challenge and playing it out. Matches go to 50 points, but
+the one in the lobby to 250, which no single hand reaches."""
 
 from __future__ import annotations
 
@@ -129,7 +130,9 @@ def test_a_bot_accepts_a_challenge_in_the_lobby_and_plays_it_out(server: str, al
     while "bob" not in {p["username"] for p in alice_client.get("/players/online")}:
         assert time.monotonic() < deadline, "the bot never came into the lobby"
         time.sleep(0.1)
-    alice_client.post("/challenges", {"to": "bob", "target": 50})
+    # 250: alice knocks as soon as she may, and against a random bot's deadwood a knock in the
+    # first turns could win a match to 50 before the bot has made a move.
+    alice_client.post("/challenges", {"to": "bob", "target": 250})
     match = _wait_for_match(alice_client, deadline)
     moves = 0
     # A few dozen moves each way show the bot playing; then alice resigns, which keeps the
