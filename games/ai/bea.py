@@ -316,11 +316,7 @@ def _worth(view: dict[str, Any], style: Style) -> Callable[[float], float]:
     gin, and an opponent one knock from the target is not given time)."""
     if style.match_aware and "rules" in view and "target" in view["rules"]:
         return equity.worth(view)
-    return _points
-
-
-def _points(x: float) -> float:
-    return x
+    return equity.plain
 
 
 def _bits(mask: int) -> list[int]:
@@ -436,10 +432,7 @@ def _margin_share(view: dict[str, Any], style: Style) -> float:
     opponent who needs a few points is not given another turn)."""
     if not style.match_aware or "scores" not in view:
         return 1.0
-    target = view["rules"]["target"]
-    seat = view["seat"]
-    need = min(target - view["scores"][seat], target - view["scores"][1 - seat])
-    return max(0.0, min(1.0, need / ENDGAME))
+    return min(1.0, min(equity.needs(view)) / ENDGAME)
 
 
 def decide(view: dict[str, Any], style: Style, rng: random.Random) -> dict[str, Any]:

@@ -15,12 +15,11 @@ from functools import lru_cache
 from typing import Any
 
 # Points the winner of a hand scores, each entry equally likely (a coarse histogram of arena
-# hands: knocks, then undercuts, then gins).
-HAND_POINTS = (
-    *(2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 23, 26, 30, 35, 42),
-    *(27, 31),
-    (48),
-)
+# hands): fifteen knocks, two undercuts, one gin.
+KNOCKS = (2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 23, 26, 30, 35, 42)
+UNDERCUTS = (27, 31)
+GINS = (48,)
+HAND_POINTS = KNOCKS + UNDERCUTS + GINS
 
 
 @lru_cache(maxsize=8)
@@ -41,16 +40,35 @@ def table(target: int) -> list[list[float]]:
     return eq
 
 
-def worth(view: dict[str, Any]) -> Callable[[float], float]:
-    """For one view, the match equity (in points of a 100-point scale) of a hand result of
-    ``x`` points to the viewer (negative: to the opponent)."""
+@lru_cache(maxsize=8)
+def scale(target: int) -> float:
+    """Points per unit of equity at the start of a match, so that equity reads like points."""
+    eq = table(target)
+    step = 10
+    slope = (eq[target - step][target] - eq[target][target - step]) / (2 * step)
+    return 1.0 / slope if slope > 0 else 1.0
+
+
+def plain(x: float) -> float:
+    """A hand's points taken as they are (no match equity)."""
+    return x
+
+
+def needs(view: dict[str, Any]) -> tuple[int, int]:
+    """The points the viewer and the opponent each still need to reach the target."""
     target = int(view["rules"]["target"])
     seat = view["seat"]
     scores = view.get("scores") or [0, 0]
-    need = max(1, target - scores[seat])
-    theirs = max(1, target - scores[1 - seat])
+    return max(1, target - scores[seat]), max(1, target - scores[1 - seat])
+
+
+def worth(view: dict[str, Any]) -> Callable[[float], float]:
+    """For one view, the change in match equity a hand result of ``x`` points to the viewer
+    (negative: to the opponent) brings, scaled so that early in a match it reads like points."""
+    target = int(view["rules"]["target"])
+    need, theirs = needs(view)
     eq = table(target)
-    # Scale so that, far from the target, one point is worth about one point.
+    per_unit = scale(target)
     now = eq[need][theirs]
 
     def value(x: float) -> float:
@@ -61,20 +79,6 @@ def worth(view: dict[str, Any]) -> Callable[[float], float]:
             after = eq[need][max(0, theirs + points)]
         else:
             after = now
-        return (after - now) * SCALE[target]
+        return (after - now) * per_unit
 
     return value
-
-
-class _Scale(dict[int, float]):
-    """Points per unit of equity at the start of a match, so equity reads like points."""
-
-    def __missing__(self, target: int) -> float:
-        eq = table(target)
-        step = 10
-        slope = (eq[target - step][target] - eq[target][target - step]) / (2 * step)
-        self[target] = value = 1.0 / slope if slope > 0 else 1.0
-        return value
-
-
-SCALE = _Scale()

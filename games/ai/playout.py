@@ -20,6 +20,7 @@ from typing import Any
 from games.engine.cards import BIT
 from games.engine.melds import deadwood_of_mask, discard_deadwoods_of_mask
 
+from . import equity
 from .baseline import melds_with
 from .knowledge import Knowledge
 
@@ -129,7 +130,7 @@ def value_actions(
     """Mean points to Bea of each ``(kind, card)`` action (kind ``"discard"`` or ``"knock"``)
     from her eleven-card hand, over the same ``worlds`` sampled worlds. ``worth`` maps a
     hand's points to what they are worth (match equity); without it points are points."""
-    value = worth or (lambda x: x)
+    value = worth or equity.plain
     totals = dict.fromkeys(actions, 0.0)
     for _ in range(worlds):
         opp, stock = sample_world(known, rng, sample)
