@@ -1,10 +1,10 @@
 """The JSON API, version 1: one NinjaAPI mounted at /api/v1/, its docs at /api/docs.
 
 Clients authenticate with a personal token (``Authorization: Bearer gin_...``, made in
-Settings) or, in the browser, with the session (CSRF checked on unsafe methods). Each token (or
-signed-in player) has a rate limit, counted in the shared cache. Every refusal is JSON with a
-stable ``code`` and a readable ``message``; the routers in ``lobby.api`` and ``games.api`` only
-call the services, so the API plays by exactly the rules the pages do.
+Settings) or, in the browser, with the session (CSRF checked on unsafe methods). Each player has
+a rate limit (all their tokens and their session together), counted in the shared cache. Every
+refusal is JSON with a stable ``code`` and a readable ``message``; the routers in ``lobby.api``
+and ``games.api`` only call the services, so the API plays by exactly the rules the pages do.
 """
 
 from __future__ import annotations
@@ -18,13 +18,12 @@ from games.services import MoveRefused
 from ginsite.apikit import (
     CODES_BY_STATUS,
     ApiError,
-    SessionAuth,
-    TokenAuth,
     error_response,
     not_found_view,
 )
 from lobby import services as lobby_services
 from lobby.api import router as lobby_router
+from lobby.api_auth import SessionAuth, TokenAuth
 
 __all__ = ["api", "not_found_view"]
 
@@ -67,9 +66,12 @@ def _move_refused(request: HttpRequest, exc: MoveRefused) -> HttpResponse:
 def _lobby_refused(request: HttpRequest, exc: lobby_services.Refused) -> HttpResponse:
     # A well-formed request the lobby will not carry out ("you cannot challenge yourself") is
     # 422: 400 is kept for requests of the wrong shape.
-    codes = {403: "not_allowed", 409: "conflict"}
+    codes = {403: "not_allowed", 409: "conflict", 429: "rate_limited"}
     status = exc.status if exc.status in codes else 422
-    return error_response(status, codes.get(status, "invalid_request"), exc.message)
+    response = error_response(status, codes.get(status, "invalid_request"), exc.message)
+    if isinstance(exc, lobby_services.TooMany):
+        response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 @api.exception_handler(ValidationError)

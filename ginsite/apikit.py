@@ -1,4 +1,4 @@
-"""What every part of the JSON API shares: authentication, rate limits and the error shape.
+"""What every part of the JSON API shares: rate limits, the error shape, the request bodies.
 
 Apart from ``ginsite.api`` (the NinjaAPI itself), so that the routers in ``lobby.api`` and
 ``games.api`` can import it without importing the API that mounts them.
@@ -6,19 +6,15 @@ Apart from ``ginsite.api`` (the NinjaAPI itself), so that the routers in ``lobby
 
 from __future__ import annotations
 
-import math
-import time
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Schema
-from ninja.security import APIKeyCookie, HttpBearer
-from ninja.utils import check_csrf
 from pydantic import BeforeValidator, model_validator
 
-from lobby import tokens
+from ginsite import limits
 
 # Every status an operation may answer with besides its success; documented on each, so a
 # client (and schemathesis) knows the error shape of each.
@@ -38,7 +34,6 @@ def _whole(value: Any) -> Any:
 WholeNumber = Annotated[int, BeforeValidator(_whole)]
 Preset = Literal["standard", "classic", "simple"]
 Target = Annotated[Literal[50, 100, 150, 250], BeforeValidator(_whole)]
-SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
 
 CODES_BY_STATUS = {
     400: "malformed",
@@ -47,8 +42,11 @@ CODES_BY_STATUS = {
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
+    413: "too_large",
     422: "unprocessable",
     429: "rate_limited",
+    500: "server_error",
+    503: "unavailable",
 }
 
 
@@ -68,6 +66,13 @@ class ApiError(Exception):
         self.status, self.code, self.message, self.headers = status, code, message, headers
 
 
+def api_time(moment: datetime) -> str:
+    """A time as the whole API writes it: ISO 8601 in UTC with a ``Z``, as pydantic writes
+    the REST answers' times (events and stream lines too, so a client parses one form)."""
+    text = moment.astimezone(UTC).isoformat()
+    return text.removesuffix("+00:00") + "Z"
+
+
 def error_response(
     status: int, code: str, message: str, errors: list[dict[str, Any]] | None = None
 ) -> JsonResponse:
@@ -80,22 +85,14 @@ def error_response(
 # --- Rate limits --------------------------------------------------------------------------------
 
 
-def check_rate(ident: str) -> None:
-    """Count one request of ``ident`` (a token or a signed-in player) in the current window of
-    the shared cache; past the limit, 429 with the seconds until the window ends."""
+def check_rate(user_id: int) -> None:
+    """Count one request of a player in the current window of the shared cache: all their
+    tokens and their session together, so more tokens buy no more requests. Past the limit,
+    429 with the seconds until the window ends."""
     limit = settings.API_RATE_LIMIT
     window = settings.API_RATE_WINDOW
-    now = time.time()
-    bucket = int(now // window)
-    key = f"api-rate:{ident}:{bucket}"
-    cache.add(key, 0, timeout=window + 5)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=window + 5)
-        count = 1
+    count, retry = limits.hit(f"api-rate:user:{user_id}", window)
     if count > limit:
-        retry = max(1, math.ceil((bucket + 1) * window - now))
         raise ApiError(
             429,
             "rate_limited",
@@ -104,53 +101,23 @@ def check_rate(ident: str) -> None:
         )
 
 
-# --- Authentication -----------------------------------------------------------------------------
+def check_auth_failures(address: str | None) -> None:
+    """Refuse (429) any token from a client address that sent API_AUTH_FAILURE_LIMIT invalid
+    ones in the current window: a guess costs a database lookup, and guessing is never
+    limited otherwise (a wrong token has no player to count it against)."""
+    limit = settings.API_AUTH_FAILURE_LIMIT
+    failures, retry = limits.count(f"auth-failed:{address}", settings.API_RATE_WINDOW)
+    if failures >= limit:
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"Too many invalid tokens from your address. Retry in {retry} seconds.",
+            **{"Retry-After": str(retry)},
+        )
 
 
-class TokenAuth(HttpBearer):
-    """``Authorization: Bearer <token>``. A header with a token that is not (or no longer)
-    valid is refused outright rather than falling back to the session."""
-
-    def __call__(self, request: HttpRequest) -> Any:
-        header = request.headers.get("Authorization")
-        if header is None:
-            return None
-        secret = tokens.bearer(header)
-        if secret is None:
-            raise ApiError(401, "unauthorized", "Send the token as: Authorization: Bearer <token>.")
-        return self.authenticate(request, secret)
-
-    def authenticate(self, request: HttpRequest, token: str) -> Any:
-        found = tokens.authenticate(token)
-        if found is None:
-            raise ApiError(
-                401, "invalid_token", "That token is not valid (revoked, or never issued)."
-            )
-        check_rate(f"token:{found.pk}")
-        return found.user
-
-
-class SessionAuth(APIKeyCookie):
-    """The browser's session; unsafe methods need Django's CSRF token, as forms do."""
-
-    param_name = settings.SESSION_COOKIE_NAME
-
-    def _get_key(self, request: HttpRequest) -> str | None:
-        return request.COOKIES.get(self.param_name)
-
-    def authenticate(self, request: HttpRequest, key: str | None) -> Any:
-        user = getattr(request, "user", None)
-        if user is None or not user.is_authenticated:
-            return None
-        if request.method not in SAFE_METHODS and check_csrf(request) is not None:
-            raise ApiError(
-                403,
-                "csrf_failed",
-                "Signed in by session: send the CSRF token (X-CSRFToken header). "
-                "Programs should use a personal token instead.",
-            )
-        check_rate(f"user:{user.pk}")
-        return user
+def note_auth_failure(address: str | None) -> None:
+    limits.hit(f"auth-failed:{address}", settings.API_RATE_WINDOW)
 
 
 def user_of(request: HttpRequest) -> Any:
@@ -163,9 +130,20 @@ def not_found_view(request: HttpRequest, rest: str = "") -> HttpResponse:
     return error_response(404, "not_found", "There is no such API endpoint.")
 
 
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
 class Body(Schema):
     """A request body: a JSON object with only the fields it declares. (Without the first
-    check ninja would read the defaults out of a list or a number, and accept it.)"""
+    check ninja would read the defaults out of a list or a number, and accept it.) No text in
+    it may hold a NUL character, which PostgreSQL refuses (a 500 where a 400 is due)."""
 
     # Strict: no quiet conversions ("1" or true for a number, 0 for false).
     model_config = {"extra": "forbid", "strict": True}
@@ -174,6 +152,9 @@ class Body(Schema):
     @classmethod
     def _an_object(cls, data: Any) -> Any:
         # ninja hands the parsed JSON over wrapped in its DjangoGetter.
-        if not isinstance(getattr(data, "_obj", data), dict):
+        obj = getattr(data, "_obj", data)
+        if not isinstance(obj, dict):
             raise ValueError("The body must be a JSON object.")
+        if _has_nul(obj):
+            raise ValueError("Text may not contain NUL (\\u0000) characters.")
         return data

@@ -14,26 +14,45 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import WebsocketDenier  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 import games.routing  # noqa: E402
 import lobby.routing  # noqa: E402
+from games.outbox import sweeper  # noqa: E402
+from ginsite.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
+from ginsite.pushes import remember_server_loop  # noqa: E402
 from lobby.stream import EventsConsumer  # noqa: E402
 
-pages = AllowedHostsOriginValidator(
+# Pages' sockets: only from the site's own origins (scheme, host and port; see ginsite.origins).
+pages = OriginValidator(
     AuthMiddlewareStack(
         URLRouter(games.routing.websocket_urlpatterns + lobby.routing.websocket_urlpatterns)
     )
 )
-# The API's event socket is also for programs signed in with a token, which send no Origin; it
-# checks the origin itself whenever it relies on the session cookie (see lobby.stream).
-api_events = AuthMiddlewareStack(EventsConsumer.as_asgi())
+# The API's event socket is also for programs signed in with a token, which send no Origin: it
+# accepts any origin, but reads the session cookie only on a handshake from one of ours.
+api_events = SessionFromAllowedOrigins(EventsConsumer.as_asgi())
 
 
 async def websockets(scope: Any, receive: Any, send: Any) -> Any:
+    if "\x00" in scope.get("path", ""):
+        # No socket path holds a NUL, and PostgreSQL would refuse to look one up.
+        return await WebsocketDenier()(scope, receive, send)
     if scope.get("path") == "/ws/events/":
         return await api_events(scope, receive, send)
     return await pages(scope, receive, send)
 
 
-application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
+router = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
+
+
+async def application(scope: Any, receive: Any, send: Any) -> Any:
+    # Our own threads (Bea's turns, the outbox sweep) send their pushes on this loop.
+    remember_server_loop()
+    return await router(scope, receive, send)
+
+
+# Every server process delivers what a process that died after its commit never announced.
+if settings.OUTBOX_SWEEP:
+    sweeper.start()

@@ -1,13 +1,16 @@
 """Settings for the Gin Rummy site, read from the environment.
 
-With nothing set the site runs embedded: DEBUG on, SQLite, the in-memory channel layer and a
-local-memory cache, all in one process. DATABASE_URL and REDIS_URL switch it to PostgreSQL and
-Redis so that any number of ASGI workers can share one lobby.
+With nothing set the site runs embedded: SQLite, the in-memory channel layer and a local-memory
+cache, all in one process, answering only this machine's host names, with DEBUG off (``DEBUG=1``
+is for development: ``./scripts/run`` sets it). DATABASE_URL and REDIS_URL switch it to
+PostgreSQL and Redis so that any number of ASGI workers can share one lobby.
 """
 
 from __future__ import annotations
 
 import os
+import re
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -68,7 +71,8 @@ def envlist(name: str, default: list[str]) -> list[str]:
 
 
 def _dev_secret_key(path: Path) -> str:
-    """A secret generated once per checkout and kept in a git-ignored file, for DEBUG only."""
+    """A secret generated once per checkout and kept in a git-ignored file, for a site that
+    serves only this machine."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
@@ -79,19 +83,50 @@ def _dev_secret_key(path: Path) -> str:
     return key
 
 
-DEBUG = envbool("DEBUG", True)
+# Off unless asked for: DEBUG shows tracebacks and the URL patterns to anyone who can reach the
+# site, so only `./scripts/run` (a development server) turns it on.
+DEBUG = envbool("DEBUG", False)
 
+# Without ALLOWED_HOSTS the site answers only this machine's names, so a secret generated once
+# for this checkout is enough. A site serving other hosts needs a real one, the same in every
+# worker.
+LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", LOCAL_HOSTS)
 if _raw("SECRET_KEY") is not None:
     SECRET_KEY = envstr("SECRET_KEY")
-elif DEBUG:
+elif DEBUG or _raw("ALLOWED_HOSTS") is None:
     SECRET_KEY = _dev_secret_key(BASE_DIR / ".dev-secret")
 else:
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-
-ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "testserver"] if DEBUG else [])
-if not DEBUG and not ALLOWED_HOSTS:
-    raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off")
+    raise ImproperlyConfigured("SECRET_KEY must be set when ALLOWED_HOSTS is (and DEBUG is off)")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+
+
+def envheader(name: str) -> tuple[str, str] | None:
+    """SECURE_PROXY_SSL_HEADER from ``X-Forwarded-Proto`` (the value defaults to ``https``) or
+    ``X-Forwarded-Ssl=on``: the header a TLS proxy sets on every request it forwarded over TLS."""
+    value = _raw(name)
+    if value is None:
+        return None
+    header, _, secure = value.partition("=")
+    header, secure = header.strip(), secure.strip() or "https"
+    if not re.fullmatch(r"[A-Za-z0-9-]+", header):
+        raise ImproperlyConfigured(f"{name} must be a header name, e.g. X-Forwarded-Proto")
+    return "HTTP_" + header.upper().replace("-", "_"), secure
+
+
+# HTTPS. Behind a TLS proxy, SECURE_PROXY_SSL_HEADER tells Django which requests came over TLS
+# (request.is_secure(): Secure seat-key cookies, the websockets' origin scheme); set it only if
+# the proxy always sets or strips that header, since a client could send it too.
+SECURE_PROXY_SSL_HEADER = envheader("SECURE_PROXY_SSL_HEADER")
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", False)
+# Load balancers probe the health check over plain HTTP, straight at a worker.
+SECURE_REDIRECT_EXEMPT = [r"^health/"]
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
+# The session, CSRF and language cookies are sent over HTTPS only.
+SECURE_COOKIES = envbool("SECURE_COOKIES", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = SECURE_COOKIES
 
 INSTALLED_APPS = [
     # daphne first, so that `manage.py runserver` serves ASGI (http and websockets).
@@ -109,13 +144,27 @@ INSTALLED_APPS = [
     "ninja",
     "allauth",
     "allauth.account",
+    # Counts failed sign-ins per name, for the site's form and the admin's alike.
+    "axes",
+    # /health/ (its page template; the checks are listed in ginsite.health).
+    "health_check",
     "games",
     "lobby",
 ]
 
 MIDDLEWARE = [
+    # Outermost: one line per request with the final status and the whole time taken.
+    "ginsite.requestlog.RequestLogMiddleware",
+    # A stream (the NDJSON events) holds no database connection: second, so that nothing but
+    # the request log sees the response after it.
+    "ginsite.middleware.StreamingConnectionsMiddleware",
+    # A request that found no free database connection is told to retry (503), not failed.
+    "ginsite.middleware.BusyDatabaseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every answer under /api/ is JSON; no NUL character gets as far as a view (or a query).
+    "ginsite.middleware.ApiErrorsMiddleware",
+    "ginsite.middleware.NulGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -127,6 +176,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     # After authentication: a repeated Idempotency-Key is answered per player.
     "lobby.idempotency.IdempotencyMiddleware",
+    # Last, as axes asks: turns a locked-out sign-in into its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "ginsite.urls"
@@ -152,16 +203,37 @@ TEMPLATES = [
 
 # Database: SQLite by default, PostgreSQL (or anything dj-database-url knows) from DATABASE_URL.
 DATABASE_URL = envstr("DATABASE_URL")
+# PostgreSQL connections per worker process. Every request in flight holds one, so without a cap
+# a burst of requests (or of workers) runs into PostgreSQL's max_connections and fails with
+# "too many clients". The pool keeps at most DB_POOL_MAX per process; a request that finds none
+# free waits up to DB_POOL_TIMEOUT seconds. DB_POOL_MAX=0 turns the pool off (one connection per
+# request, kept for CONN_MAX_AGE seconds).
+DB_POOL_MIN = envint("DB_POOL_MIN", 2)
+DB_POOL_MAX = envint("DB_POOL_MAX", 20)
+DB_POOL_TIMEOUT = envint("DB_POOL_TIMEOUT", 10)
 if DATABASE_URL:
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL,
-            # Django advises against persistent connections under ASGI (each request may run
-            # on a different thread), so the default is 0; raise CONN_MAX_AGE deliberately.
-            conn_max_age=envint("CONN_MAX_AGE", 0),
-            conn_health_checks=True,
-        )
-    }
+    _db = dj_database_url.parse(
+        DATABASE_URL,
+        # Django advises against persistent connections under ASGI (each request may run on a
+        # different thread), so the default is 0; the pool, when on, needs 0.
+        conn_max_age=envint("CONN_MAX_AGE", 0),
+        conn_health_checks=True,
+    )
+    if _db["ENGINE"] == "django.db.backends.postgresql" and DB_POOL_MAX > 0:
+        if _db["CONN_MAX_AGE"]:
+            raise ImproperlyConfigured(
+                "CONN_MAX_AGE must be 0 with the connection pool (or set DB_POOL_MAX=0)"
+            )
+        if not 0 <= DB_POOL_MIN <= DB_POOL_MAX or DB_POOL_TIMEOUT <= 0:
+            raise ImproperlyConfigured(
+                "DB_POOL_MIN must be 0 to DB_POOL_MAX, and DB_POOL_TIMEOUT more than 0"
+            )
+        _db.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": DB_POOL_MIN,
+            "max_size": DB_POOL_MAX,
+            "timeout": DB_POOL_TIMEOUT,
+        }
+    DATABASES = {"default": _db}
 else:
     DATABASES = {
         "default": {
@@ -176,6 +248,9 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
             },
+            # Opening a SQLite connection (and its pragmas) was a tenth of a move's server
+            # time: each thread keeps its own (the sync thread and the sockets' pool threads).
+            "CONN_MAX_AGE": envint("CONN_MAX_AGE", 60),
         }
     }
 
@@ -187,7 +262,24 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # A receive is a blocking pop of up to 5 s; redis-py's own default read timeout
+            # is 5 s too, so an idle socket's pop would end in "Timeout reading from ..." and
+            # close it. Reads may wait longer than any pop; a dead server still shows through
+            # the health checks and TCP keepalive.
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": 30,
+                        "socket_connect_timeout": 5,
+                        "socket_keepalive": True,
+                        "health_check_interval": 15,
+                        # Every socket closing at once (a deploy, a network blip) leaves its
+                        # groups at the same moment: redis-py's 100 would run out.
+                        "max_connections": 1000,
+                    }
+                ]
+            },
         }
     }
     CACHES = {
@@ -208,6 +300,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out name before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -219,14 +313,52 @@ ACCOUNT_EMAIL_VERIFICATION = "none"
 # Sign-up also asks for the display name other players see.
 ACCOUNT_FORMS = {"signup": "lobby.forms.SignupForm"}
 ACCOUNT_USER_DISPLAY = "lobby.models.display_name_of"
-# Throttle password guessing (allauth counts failures in the cache: per IP and per username).
-ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+# Password guessing. allauth limits failures per address on the site's form; its per-name limit
+# is left out, because its key includes the Host header (a new port per attempt evaded it).
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip"}
+# django-axes locks a name out after LOGIN_FAILURE_LIMIT failures, on the site's form and the
+# admin's, counted in the shared cache per normalised name alone, for LOGIN_LOCKOUT_MINUTES
+# after the last failure (a failure while locked out starts the wait again).
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_USERNAME_CALLABLE = "ginsite.logins.username"
+AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_CALLABLE = "ginsite.logins.lockout_response"
+# The cache handler keeps nothing in the database for the admin to show.
+AXES_ENABLE_ADMIN = False
+# No start-up banner on every management command.
+AXES_VERBOSE = False
+SILENCED_SYSTEM_CHECKS = [
+    # axes would also lock out addresses; the address limit is allauth's above, and an axes one
+    # would lock out everyone behind a shared address (a proxy, a school) after a few typos.
+    "axes.W006",
+]
+if not REDIS_URL:
+    # The local-memory cache is per process, which is the whole site when it runs embedded.
+    SILENCED_SYSTEM_CHECKS.append("axes.W001")
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 
-# The JSON API: requests per token (or signed-in player) in each window of seconds.
+# The JSON API: requests per player (all their tokens and their session together) in each
+# window of seconds; and invalid tokens per client address in the same window, after which
+# that address may send no token until the window ends.
 API_RATE_LIMIT = envint("API_RATE_LIMIT", 300)
 API_RATE_WINDOW = envint("API_RATE_WINDOW", 60)
+API_AUTH_FAILURE_LIMIT = envint("API_AUTH_FAILURE_LIMIT", 20)
+# Challenges (site and API alike) one player may send, and one player may receive from
+# everyone, in each window of seconds: a challenge and its cancellation reach the challenged
+# player as two events, so without a cap one script can flood a player's lobby and streams.
+CHALLENGE_LIMIT_PER_SENDER = envint("CHALLENGE_LIMIT_PER_SENDER", 5)
+CHALLENGE_LIMIT_PER_TARGET = envint("CHALLENGE_LIMIT_PER_TARGET", 10)
+CHALLENGE_LIMIT_WINDOW = envint("CHALLENGE_LIMIT_WINDOW", 60)
+if API_RATE_WINDOW <= 0 or CHALLENGE_LIMIT_WINDOW <= 0:
+    raise ImproperlyConfigured("API_RATE_WINDOW and CHALLENGE_LIMIT_WINDOW must be more than 0")
+
+# Bea's pause before each of her actions, in milliseconds: what a player sees as her thinking.
+BEA_PAUSE_MS = envint("BEA_PAUSE_MS", 700)
+# Each server process sweeps the outbox for changes whose process died before announcing them.
+OUTBOX_SWEEP = envbool("OUTBOX_SWEEP", True)
 
 # Internationalisation
 LANGUAGE_CODE = "en"
@@ -257,8 +389,20 @@ STORAGES = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # When, which worker process, how bad, from where: lines of several workers can be told apart.
+    "formatters": {
+        "plain": {"format": "%(asctime)s [%(process)d] %(levelname)s %(name)s: %(message)s"}
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
-    # Django's default "django" handler would print every record a second time via the root.
-    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+    "loggers": {
+        # Django's default "django" handler would print every record a second time via the root.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        # One line per request (ginsite.requestlog); LOG_REQUESTS=0 turns them off.
+        "ginsite.requests": {
+            "handlers": [],
+            "level": "NOTSET" if envbool("LOG_REQUESTS", True) else "WARNING",
+            "propagate": True,
+        },
+    },
 }

@@ -3,14 +3,33 @@ from __future__ import annotations
 from functools import partial
 
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path, re_path
+from django.views.generic import RedirectView
 from ninja.openapi.views import openapi_view
 
-from games.views import home
+from games.views import home, how_to_play
 from ginsite.api import api, not_found_view
+from ginsite.health import health_view
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever a page links: send them to the SVG icon (its
+    hashed name is only known once the static files are collected, so not at import)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
 
 urlpatterns = [
     path("", home, name="home"),
+    path("how-to-play/", how_to_play, name="how_to_play"),
+    # Where newcomers look for the rules first.
+    path("rules/", RedirectView.as_view(pattern_name="how_to_play", query_string=True)),
+    path("help/", RedirectView.as_view(pattern_name="how_to_play", query_string=True)),
+    # For load balancers: the database, the cache and the channel layer (ginsite.health).
+    path("health/", health_view, name="health"),
+    # Browsers ask for /favicon.ico whatever the page links; send them to the SVG icon.
+    path("favicon.ico", favicon),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("games/", include("games.urls")),

@@ -17,16 +17,6 @@ fi
 export PATH="$VENV/bin:$PATH"
 export VIRTUAL_ENV="$VENV"
 
-want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
-have="$(cat "$STAMP" 2>/dev/null || true)"
-if [[ "$want" != "$have" ]]; then
-    say "Installing dependencies (pip install -e '.[dev]'); this takes a minute the first time"
-    python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
-    echo "$want" > "$STAMP"
-else
-    say "Dependencies up to date (pyproject.toml unchanged)"
-fi
-
 apt_updated=0
 apt_install() {
     if [[ $apt_updated -eq 0 ]]; then
@@ -37,6 +27,24 @@ apt_install() {
     say "Installing Debian packages: $*"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
+
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+have="$(cat "$STAMP" 2>/dev/null || true)"
+if [[ "$want" != "$have" ]]; then
+    # PyICU (the confusables skeleton of players' names) is built against the system's ICU.
+    if ! pkg-config --exists icu-i18n 2>/dev/null || ! command -v c++ >/dev/null; then
+        if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+            apt_install libicu-dev pkg-config g++
+        else
+            say "PyICU needs libicu-dev, pkg-config and a C++ compiler; install them first"
+        fi
+    fi
+    say "Installing dependencies (pip install -e '.[dev]'); this takes a minute the first time"
+    python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+    echo "$want" > "$STAMP"
+else
+    say "Dependencies up to date (pyproject.toml unchanged)"
+fi
 
 compile_messages() {
     if [[ ! -d locale ]]; then

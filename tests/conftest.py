@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
@@ -35,6 +36,48 @@ def django_db_modify_db_settings(
             options["init_command"] = "; ".join([*pragmas, "PRAGMA synchronous=OFF"])
 
 
+@pytest.fixture(autouse=True)
+def _bea_done() -> Iterator[None]:
+    """No test leaves Bea moving in the background into the next one."""
+    yield
+    from games import bea_turns
+
+    assert bea_turns.worker.wait_idle(30), "Bea was still moving when the test ended"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    """Every test gets channel layers of its own. channels_redis keeps a receive lock on the
+    layer object, bound to the event loop of its first receive; a socket a test left waiting
+    would hand the next test's loop a lock it cannot use ("bound to a different event loop")."""
+    yield
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _limits_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rate limits count in fixed windows of the clock; a test that sends twelve challenges
+    across a minute's boundary would see the count start again. Every test runs one second
+    into an hour (a window of 1, 10, 60 or 3600 seconds has just begun), frozen there."""
+    import math
+    import time
+    from types import SimpleNamespace
+
+    from ginsite import limits
+
+    start = math.floor(time.time() / 3600) * 3600 + 1
+    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: start))
+
+
+@pytest.fixture
+def quick_bea(settings):  # type: ignore[no-untyped-def]
+    """Bea without her thinking pause (her moves are still scheduled and played in the
+    background, as on the site)."""
+    settings.BEA_PAUSE_MS = 0
+
+
 def _make_user(django_user_model: type[User], username: str) -> User:
     return django_user_model.objects.create_user(username=username, password=PASSWORD)
 
@@ -58,3 +101,28 @@ def bob(django_user_model: type[User]) -> User:
 @pytest.fixture
 def carol(django_user_model: type[User]) -> User:
     return _make_user(django_user_model, "carol")
+
+
+def _require(*names: str) -> None:
+    """Skip unless every variable is set, as the distributed tests do; with GIN_DISTRIBUTED=1
+    (CI's second pass, on PostgreSQL and Redis) a missing one is a failure instead."""
+    import os
+
+    missing = [name for name in names if not os.environ.get(name)]
+    if not missing:
+        return
+    if os.environ.get("GIN_DISTRIBUTED", "").strip().lower() in {"1", "true", "yes", "on"}:
+        pytest.fail(f"GIN_DISTRIBUTED is set but {' and '.join(missing)} is not")
+    pytest.skip(f"needs {' and '.join(missing)}")
+
+
+@pytest.fixture
+def postgresql_only() -> None:
+    """Run only on PostgreSQL (DATABASE_URL)."""
+    _require("DATABASE_URL")
+
+
+@pytest.fixture
+def redis_only() -> None:
+    """Run only with the Redis cache and channel layer (REDIS_URL)."""
+    _require("REDIS_URL")

@@ -1,0 +1,41 @@
+"""Counting in fixed windows of the shared cache: the API's rate limits, failed
+authentication per address, challenges per sender and per target.
+
+The cache is Redis with ``REDIS_URL``, so every server process counts together; embedded, the
+local-memory cache is the whole site's.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from django.core.cache import cache
+
+
+def _window(window: int) -> tuple[int, int]:
+    """The current window's number and the whole seconds until it ends (at least 1)."""
+    now = time.time()
+    bucket = int(now // window)
+    return bucket, max(1, math.ceil((bucket + 1) * window - now))
+
+
+def hit(ident: str, window: int) -> tuple[int, int]:
+    """Count one more of ``ident`` in the current window: how many so far (this one included)
+    and the seconds until the window ends."""
+    bucket, retry = _window(window)
+    key = f"limit:{ident}:{bucket}"
+    cache.add(key, 0, timeout=window + 5)
+    try:
+        count = int(cache.incr(key))
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=window + 5)
+        count = 1
+    return count, retry
+
+
+def count(ident: str, window: int) -> tuple[int, int]:
+    """How many of ``ident`` the current window holds, without adding one; and the seconds
+    until it ends."""
+    bucket, retry = _window(window)
+    return int(cache.get(f"limit:{ident}:{bucket}", 0)), retry

@@ -1,0 +1,97 @@
+"""The rules every name a player shows must follow: account display names (``lobby``) and
+guests' names at a private table or on one device (``games``). A neutral module, so that
+neither app reaches into the other for them.
+
+Two names are one name when they look alike: ``key`` compares them by their confusables
+skeleton (Unicode TR39, from ICU's spoof checker) after NFKC, ignoring case, so "аlice" with a
+Cyrillic а, a fullwidth "ａlice" and "ALICE" are all "alice". Characters without a visible
+glyph (a Hangul filler, a Braille blank, zero-width and other invisible ones) are refused, so
+"alice" and "alice" followed by a blank cannot both exist either.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+import icu
+
+MIN_CHARS = 2
+MAX_CHARS = 24
+# Names nobody may take, nor anything that looks like them: "Bea" is the computer opponent.
+RESERVED = frozenset({"bea"})
+
+# A name must contain at least one letter or digit, not only spaces or punctuation.
+HAS_WORD_CHAR = re.compile(r"[^\W_]")
+_WHITESPACE_RUN = re.compile(r"\s+")
+
+# Blank in every font but not in any Unicode category of "invisible" characters: letters
+# (the Hangul fillers) and a symbol (the Braille blank). ICU's Default_Ignorable_Code_Point
+# covers the fillers too; these are named so that the rule reads without looking it up.
+_BLANK_GLYPHS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+# Every other space is collapsed into this one by ``normalise``.
+_SPACE = " "
+
+
+def normalise(value: str) -> str:
+    """The name as it will be stored: NFC, and runs of spaces collapsed to one, so "Al  ice"
+    and "Al ice" cannot be two different players who look the same."""
+    return _WHITESPACE_RUN.sub(" ", unicodedata.normalize("NFC", value or "")).strip()
+
+
+def _is_blank(ch: str) -> bool:
+    """True for a character with no visible glyph: controls, formats (zero-width spaces...),
+    unassigned and private-use code points, separators other than the plain space, default
+    ignorables (variation selectors, fillers) and blank glyphs such as the Braille blank."""
+    if ch == _SPACE:
+        return False
+    if unicodedata.category(ch)[0] in "CZ":
+        return True
+    return ch in _BLANK_GLYPHS or bool(
+        icu.Char.hasBinaryProperty(ch, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT)
+        or icu.Char.hasBinaryProperty(ch, icu.UProperty.WHITE_SPACE)
+    )
+
+
+@lru_cache(maxsize=1)
+def _spoof_checker() -> icu.SpoofChecker:
+    # ICU's checker is safe to share between threads once configured; skeletons need no
+    # configuration.
+    return icu.SpoofChecker()
+
+
+def _skeleton(text: str) -> str:
+    return str(_spoof_checker().getSkeleton(0, text))
+
+
+def key(name: str) -> str:
+    """What two names that look alike have in common: the TR39 skeleton of the name after
+    NFKC, case-folded, and the skeleton again (case folding can make characters the first
+    skeleton has not seen, "ß" -> "ss").
+
+    A skeleton keeps case: it makes "I" (capital i) an "l", because the two look alike, but
+    leaves a small "i" alone, so "ALICE" would not match "alice". Folding "i" into "l" at the
+    end closes that gap; "alice" and "allce" then count as one name, a small price."""
+    first = _skeleton(unicodedata.normalize("NFKC", name))
+    return _skeleton(first.casefold()).replace("i", "l")
+
+
+_RESERVED_KEYS = frozenset(key(name) for name in RESERVED)
+
+
+def problem(name: str) -> str | None:
+    """What is wrong with a normalised name, as a code (``too_short``, ``too_long``,
+    ``invisible``, ``no_letters``, ``reserved``), or None. Each form words it its own way."""
+    if len(name) < MIN_CHARS:
+        return "too_short"
+    if len(name) > MAX_CHARS:
+        return "too_long"
+    # Invisible and blank characters would let two names look identical on screen.
+    if any(_is_blank(ch) for ch in name):
+        return "invisible"
+    if not HAS_WORD_CHAR.search(name):
+        return "no_letters"
+    if name.lower() in RESERVED or key(name) in _RESERVED_KEYS:
+        return "reserved"
+    return None

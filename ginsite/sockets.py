@@ -1,0 +1,36 @@
+"""Background tasks that end with the websocket consumer that started them.
+
+A consumer's heartbeat, event pump or push flusher runs as its own asyncio task. The
+consumer's ``disconnect`` stops it when the close is handled, but a server may also cancel an
+application outright: daphne does when the client is gone and the consumer has not finished
+within ``application_close_timeout`` (10 s; say its database work was stuck), and at shutdown.
+No disconnect handler runs then, and a task created with ``asyncio.create_task`` would go on
+for ever: a table beating for a page nobody has open (its player "online" in the lobby), an
+event pump keeping a vanished client's presence. Tasks started here are cancelled whenever
+the consumer ends, however it ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any
+
+
+class OwnedTasksMixin:
+    """Mix into an ``AsyncConsumer`` (before it): ``self.start_task(coro)`` instead of
+    ``asyncio.create_task(coro)``."""
+
+    def start_task(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        owned: set[asyncio.Task[None]] = self.__dict__.setdefault("_owned_tasks", set())
+        task = asyncio.create_task(coro)
+        owned.add(task)
+        task.add_done_callback(owned.discard)
+        return task
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)  # type: ignore[misc]
+        finally:
+            for task in list(self.__dict__.get("_owned_tasks", ())):
+                task.cancel()
