@@ -1,28 +1,26 @@
 """The matches' part of the JSON API: list mine, read my view, move, resign, offers, Bea.
 
 Every change goes through ``games.services`` (the one door) with the version the client's move
-was made for; what a client reads is ``player_view`` for its own seat (plus the live state of
-the table), or the ``spectator_view`` when it only watches. Against Bea, her replies are made
-here, server-side, right after the human's move: an API client never waits on a browser.
+was made for; what a client reads is ``readers.view_for`` its seat (or as a watcher), as every
+other reader does. Against Bea, her replies follow the human's move on the server, paced as at
+the table: a client hears of each on its event stream. Reading changes nothing.
 """
 
 from __future__ import annotations
 
-import contextlib
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
-from games import services
-from games.models import Match, Seat
+from games import history, presence, readers, replays, services
+from games.models import Match, Seat, seats_with_players
+from games.readers import view_for
+from games.states import load_state
 from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, WholeNumber, user_of
 
 router = Router()
-
-# How many moves Bea may make in one reply; far above any real turn, a guard against a loop.
-MAX_BEA_MOVES = 20
 
 Card = Annotated[str, Field(pattern=r"^[A2-9TJQK][CDHS]$", examples=["TD"])]
 
@@ -126,13 +124,84 @@ class MatchQuery(Schema):
     limit: int = Field(50, ge=1, le=200)
 
 
+class ScoreOut(Schema):
+    mine: int
+    theirs: int
+
+
+class HistoryRow(Schema):
+    id: str
+    kind: Literal["bea", "lobby", "private", "local"]
+    opponent: str = Field(description="The opponent's display name (Bea, a player, a guest).")
+    opponent_username: str | None = Field(description="Null for Bea and for guests.")
+    rules: Literal["standard", "classic", "simple"]
+    target: int
+    score: ScoreOut
+    result: Literal["running", "won", "lost"]
+    status: Literal["active", "finished", "resigned", "abandoned", "timed_out"]
+    created_at: datetime
+    finished_at: datetime | None
+    url: str = Field(description="The table's page (read-only once the match is over).")
+
+
+class HistoryPage(Schema):
+    count: int = Field(description="All your matches (every page).")
+    page: int
+    pages: int
+    next: int | None = Field(description="The next (older) page, or null.")
+    previous: int | None = Field(description="The previous (newer) page, or null.")
+    results: list[HistoryRow]
+
+
+class HistoryQuery(Schema):
+    page: int = Field(1, ge=1, le=1_000_000)
+    per_page: int = Field(history.PAGE_SIZE, ge=1, le=100)
+
+
+class ReplayPlayer(Schema):
+    seat: int
+    name: str
+
+
+class ReplayNote(Schema):
+    code: Literal[
+        "knock_passed", "gin_passed", "pile_gin", "fed_meld", "likely_knock", "undercut"
+    ] = Field(description="What the note is about; its other fields are its numbers and cards.")
+    text: str = Field(description="The note in words, beside its move (the mover is its subject).")
+
+    model_config = {"extra": "allow"}
+
+
+class ReplayMove(Schema):
+    index: int = Field(description="0 is the deal; n the position after the hand's n-th action.")
+    seat: int | None = Field(description="Who moved; null for the deal.")
+    action: dict[str, Any] | None = Field(
+        description="The action as the log holds it (`type`, `card`, `source`); null for the deal."
+    )
+    text: str
+    hands: list[list[str]] = Field(description="Both seats' cards after this move, face up.")
+    deadwood: list[int] = Field(description="Each seat's deadwood at its best arrangement.")
+    discard_pile: list[str] = Field(description="Bottom first; the top is last.")
+    stock_count: int
+    notes: list[ReplayNote] = Field(description="Bea's notes on this move, from the mover's side.")
+
+
+class ReplayOut(Schema):
+    match: str
+    hand_number: int
+    players: list[ReplayPlayer]
+    dealer: int
+    moves: list[ReplayMove]
+    result: dict[str, Any] = Field(description="The hand's end, as `last_hand` in the view.")
+    scores: list[int] = Field(description="The match's scores once this hand was scored.")
+    url: str = Field(description="The replay's page.")
+
+
 # --- Helpers ------------------------------------------------------------------------------------
 
 
 def _load(public_id: str) -> Match:
-    match = (
-        Match.objects.filter(public_id=public_id).prefetch_related("seats__user__profile").first()
-    )
+    match = Match.objects.filter(public_id=public_id).prefetch_related(seats_with_players()).first()
     if match is None:
         raise ApiError(404, "not_found", "There is no such match.")
     return match
@@ -143,9 +212,13 @@ def _visible(request: HttpRequest, public_id: str) -> tuple[Match, int | None]:
     watch is 404, as if it did not exist."""
     user = user_of(request)
     match = _load(public_id)
-    seat = services.seat_of(match, user)
-    if seat is None and not services.can_watch(match, user):
+    seat = readers.seat_of(match, user)
+    if seat is None and not readers.can_watch(match, user):
         raise ApiError(404, "not_found", "There is no such match.")
+    if seat is not None:
+        # A request about the match is the seat's player being here (an API client opens no
+        # table socket).
+        presence.seat_active(match, seat)
     return match, seat
 
 
@@ -159,7 +232,7 @@ def _seated(request: HttpRequest, public_id: str) -> tuple[Match, int]:
 
 def _summary(match: Match, seat: int | None) -> dict[str, Any]:
     seats = sorted(match.seats.all(), key=lambda s: s.number)
-    to_act = services.load_state(match).to_act if match.is_active else None
+    to_act = load_state(match).to_act if match.is_active else None
     return {
         "id": match.public_id,
         "kind": match.kind,
@@ -188,21 +261,11 @@ def _summary(match: Match, seat: int | None) -> dict[str, Any]:
 
 
 def _detail(match: Match, seat: int | None) -> dict[str, Any]:
-    match = _load(match.public_id)  # fresh: seats, version, status after any change
-    if seat is None:
-        view = services.spectator_view(match)
-        live = services.live_state(match, None)
-    else:
-        view = services.table_view(match, seat)
-        live = view.pop("live", None)
+    # The door brings the caller's match up to date in place (version, status, scores); the
+    # seats a change can alter are read afresh by view_for's live state.
+    view = view_for(match, seat)
+    live = view.pop("live", None)
     return {**_summary(match, seat), "view": view, "live": live}
-
-
-def _let_bea_reply(match: Match) -> None:
-    """Bea moves until it is the human's turn again (or the hand or match is over)."""
-    for _ in range(MAX_BEA_MOVES):
-        if services.play_bea(match) is None:
-            return
 
 
 def _offer_json(offer: Any) -> dict[str, Any]:
@@ -231,8 +294,24 @@ def list_matches(request: HttpRequest, query: Query[MatchQuery]) -> list[dict[st
         matches = matches.exclude(status=Match.Status.ACTIVE)
     out = []
     for match in matches.distinct().order_by("-updated_at")[: query.limit]:
-        out.append(_summary(match, services.seat_of(match, user)))
+        out.append(_summary(match, readers.seat_of(match, user)))
     return out
+
+
+@router.get("/me/matches", response={200: HistoryPage, ERRORS: Error}, tags=["matches"])
+def my_match_history(request: HttpRequest, query: Query[HistoryQuery]) -> dict[str, Any]:
+    """Your finished and running matches, newest first, a page at a time: the list your
+    profile page shows (opponent, rules, score, result, date). A page past the last gives the
+    last page."""
+    page, rows = history.page_of(user_of(request), query.page, query.per_page)
+    return {
+        "count": page.paginator.count,
+        "page": page.number,
+        "pages": page.paginator.num_pages,
+        "next": page.next_page_number() if page.has_next() else None,
+        "previous": page.previous_page_number() if page.has_previous() else None,
+        "results": [row.as_json() for row in rows],
+    }
 
 
 @router.get("/lobby/matches", response={200: list[MatchSummary], ERRORS: Error}, tags=["matches"])
@@ -241,10 +320,10 @@ def lobby_matches(request: HttpRequest) -> list[dict[str, Any]]:
     user = user_of(request)
     matches = (
         Match.objects.filter(kind=Match.Kind.LOBBY, status=Match.Status.ACTIVE)
-        .prefetch_related("seats__user__profile")
+        .prefetch_related(seats_with_players())
         .order_by("-updated_at")[:100]
     )
-    return [_summary(m, services.seat_of(m, user)) for m in matches]
+    return [_summary(m, readers.seat_of(m, user)) for m in matches]
 
 
 @router.post("/matches/bea", response={201: MatchDetail, ERRORS: Error}, tags=["bea"])
@@ -252,25 +331,17 @@ def start_bea(request: HttpRequest, body: BeaIn) -> Status:
     """Start a match against Bea, the computer opponent (you play first). One at a time:
     with a match against her still running, say ``replace`` to abandon it (it counts as lost)."""
     user = user_of(request)
-    running = services.running_bea_match(user)
-    if running is not None and not body.replace:
-        raise ApiError(
-            409,
-            "bea_match_running",
-            f"Your match {running.public_id} against Bea is still running: finish it, "
-            "or start again with replace set to abandon it.",
-        )
-    previous = None
-    if running is not None:
-        seat = services.seat_of(running, user)
-        if seat is not None:
-            with contextlib.suppress(services.MatchClosed):  # it ended meanwhile
-                services.abandon(running, seat)
-        previous = running
     try:
         match = services.start_bea_match(
-            user, body.preset, body.target, body.level, previous=previous
+            user, body.preset, body.target, body.level, replace_running=body.replace
         )
+    except services.BeaMatchRunning as running:
+        raise ApiError(
+            409,
+            running.code,
+            f"Your match {running.running.public_id} against Bea is still running: finish "
+            "it, or start again with replace set to abandon it.",
+        ) from None
     except services.MoveRefused as refused:
         raise ApiError(400, "invalid_request", refused.message) from None
     return Status(201, _detail(match, 0))
@@ -281,10 +352,26 @@ def get_match(request: HttpRequest, match_id: str) -> dict[str, Any]:
     """Your view of a match: your seat's ``player_view``, or the spectator view when you watch
     a lobby match you do not play in."""
     match, seat = _visible(request, match_id)
-    if seat is not None:
-        # A match against Bea left in her turn (say, by a closed browser tab) goes on.
-        _let_bea_reply(match)
     return _detail(match, seat)
+
+
+@router.get(
+    "/matches/{match_id}/hands/{hand_number}/replay",
+    response={200: ReplayOut, ERRORS: Error},
+    tags=["matches"],
+)
+def hand_replay(request: HttpRequest, match_id: str, hand_number: int) -> dict[str, Any]:
+    """A finished hand, move by move: both hands at every step, Bea's notes, the result. For
+    the players and anyone who may watch the match; a hand still in play is 404, like one that
+    does not exist."""
+    match, _seat = _visible(request, match_id)
+    try:
+        replay = replays.replay_of(match, hand_number)
+    except replays.NoSuchHand:
+        raise ApiError(
+            404, "not_found", "There is no finished hand of that number in this match."
+        ) from None
+    return replays.as_json(replay)
 
 
 @router.post(
@@ -292,21 +379,20 @@ def get_match(request: HttpRequest, match_id: str) -> dict[str, Any]:
 )
 def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str, Any]:
     """Make a move (one of the view's ``legal_actions``) on the ``version`` it was chosen on.
-    Against Bea, the answer already holds her reply."""
+    Against Bea, her reply follows on the server; your event stream hears of each action."""
     match, seat = _seated(request, match_id)
     action = body.action.model_dump(by_alias=True, exclude_none=True)
     services.submit(match, seat, action, body.version)
-    _let_bea_reply(match)
     return _detail(match, seat)
 
 
 @router.post(
     "/matches/{match_id}/resign", response={200: MatchDetail, ERRORS: Error}, tags=["matches"]
 )
-def resign(request: HttpRequest, match_id: str) -> dict[str, Any]:
-    """Give up the match; your opponent wins."""
+def resign(request: HttpRequest, match_id: str, body: VersionIn) -> dict[str, Any]:
+    """Give up the match, as of the ``version`` you saw; your opponent wins."""
     match, seat = _seated(request, match_id)
-    services.resign(match, seat)
+    services.resign(match, seat, body.version)
     return _detail(match, seat)
 
 

@@ -6,3 +6,11 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
+
+    def ready(self) -> None:
+        # Games' own subscribers of its announcements; the lobby's are in LobbyConfig.ready.
+        from games import bea_turns, table_push
+        from games.events import match_changed
+
+        match_changed.connect(table_push.on_change, dispatch_uid="games.table_push")
+        match_changed.connect(bea_turns.on_change, dispatch_uid="games.bea_turns")

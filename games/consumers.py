@@ -15,15 +15,16 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import private, services
+from games import events, presence, private, readers
 from games.models import Match
-from games.regions import presented_view, render_update, spectator_as_view
-from lobby import services as lobby_services
+from games.regions import render_update
+from ginsite.dbwork import in_thread
+from ginsite.pushes import credentials_group, opened_with
+from ginsite.sockets import OwnedTasksMixin
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ CLOSE_NOT_FOUND = 4404
 
 
 @dataclass
-class Seen:
+class TableReader:
     """Who this socket serves, resolved once at connect."""
 
     match_pk: int
@@ -43,7 +44,7 @@ class Seen:
     seat: int | None  # None: a watcher
 
 
-def _find(public_id: str, user: Any, cookies: dict[str, str]) -> Seen | None:
+def _find(public_id: str, user: Any, cookies: dict[str, str]) -> TableReader | None:
     match = (
         Match.objects.filter(public_id=public_id)
         .select_related("table")
@@ -54,40 +55,40 @@ def _find(public_id: str, user: Any, cookies: dict[str, str]) -> Seen | None:
         return None
     # A guest at a private table is known by the seat-key cookie the handshake carries.
     seat = private.seat_for(match, user, cookies)
-    if seat is None and not services.can_watch(match, user):
+    if seat is None and not readers.can_watch(match, user):
         return None
-    return Seen(match.pk, match.group_name, seat)
+    return TableReader(match.pk, match.group_name, seat)
 
 
 def _render(
-    seen: Seen, before: dict[str, Any] | None, csrf: str
-) -> tuple[str, dict[str, Any], str | None]:
+    reader: TableReader, before: dict[str, Any] | None, csrf: str
+) -> tuple[str, dict[str, Any], str | None] | None:
     """The HTML bringing a page that shows ``before`` to the current position, the view now
-    shown, and the new match's URL once an accepted offer has started one."""
-    match = Match.objects.prefetch_related("seats__user").get(pk=seen.match_pk)
-    if seen.seat is None:
-        view = spectator_as_view(services.spectator_view(match))
-        view["live"] = services.live_state(match, None)
-    else:
-        view = services.table_view(match, seen.seat)
+    shown, and the new match's URL once an accepted offer has started one; None once the match
+    is gone (an expired guest's or private table)."""
+    match = Match.objects.prefetch_related("seats__user").filter(pk=reader.match_pk).first()
+    if match is None:
+        return None
+    view = readers.view_for(match, reader.seat)
     html = render_update(
         match,
-        0 if seen.seat is None else seen.seat,
+        0 if reader.seat is None else reader.seat,
         before,
         view,
         always=("notice",) if before is None else (),
-        spectator=seen.seat is None,
+        spectator=reader.seat is None,
         csrf_token=csrf,
     )
     live = view.get("live") or {}
     follow = reverse("games:table", args=[live["next"]]) if live.get("next") else None
-    return html, presented_view(match, view), follow
+    return html, view, follow
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
     """/ws/games/<public_id>/: one socket of a player's (or a watcher's) table page."""
 
-    seen: Seen | None = None
+    reader: TableReader | None = None
+    session_key: str | None = None
     shown: dict[str, Any] | None = None
     followed: str | None = None
 
@@ -97,81 +98,90 @@ class MatchConsumer(AsyncWebsocketConsumer):
         cookies = self.scope.get("cookies") or {}
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
         # Without an account only a private table's guests and (if allowed) watchers get in.
-        seen = await database_sync_to_async(_find)(public_id, user, cookies)
-        if seen is None:
+        reader = await in_thread(_find)(public_id, user, cookies)
+        if reader is None:
             await self.close(code=CLOSE_NOT_FOUND if signed_in else CLOSE_UNAUTHENTICATED)
             return
-        self.seen = seen
+        self.reader = reader
         self.lock = asyncio.Lock()
         self.csrf = cookies.get("csrftoken", "")
-        await self.channel_layer.group_add(seen.group, self.channel_name)
+        await self.channel_layer.group_add(reader.group, self.channel_name)
+        if signed_in:
+            # Signing out in this browser closes this page's socket (it shows a hand).
+            self.session_key = getattr(self.scope.get("session"), "session_key", None)
+            await self.channel_layer.group_add(credentials_group(user.pk), self.channel_name)
         await self.accept()
         # (Re)connected: a full refresh, so a page back from a dropped network or a restarted
         # server shows exactly the current position.
-        await self.push(full=True)
-        if seen.seat is not None:
-            await database_sync_to_async(services.seat_connected)(seen.match_pk, seen.seat)
-        if signed_in:
-            # A player at a table is online for the lobby too (shown "in a match").
-            await database_sync_to_async(lobby_services.seen)(user, self.channel_name)
-        self.beat = asyncio.create_task(self.heartbeat())
+        if not await self.push(full=True):
+            return
+        if reader.seat is not None:
+            await in_thread(presence.seat_connected)(reader.match_pk, reader.seat)
+        # A player at a table is online for the lobby too (shown "in a match").
+        await self._tell(events.table_opened)
+        self.beat = self.start_task(self.heartbeat())
 
     async def disconnect(self, code: int) -> None:
-        if self.seen is None:
+        if self.reader is None:
             return
         beat = getattr(self, "beat", None)
         if beat is not None:
             beat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await beat
-        await self.channel_layer.group_discard(self.seen.group, self.channel_name)
-        if self._signed_in():
-            await database_sync_to_async(lobby_services.left)(self.channel_name)
-        if self.seen.seat is not None:
-            await database_sync_to_async(services.seat_disconnected)(
-                self.seen.match_pk, self.seen.seat
-            )
+        await self.channel_layer.group_discard(self.reader.group, self.channel_name)
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            await self.channel_layer.group_discard(credentials_group(user.pk), self.channel_name)
+        await self._tell(events.table_closed)
+        if self.reader.seat is not None:
+            await in_thread(presence.seat_disconnected)(self.reader.match_pk, self.reader.seat)
 
     async def heartbeat(self) -> None:
         """Keep this seat's presence fresh, and re-render now and then: "away for more than a
         minute" becomes true with the clock, not with any message."""
-        assert self.seen is not None
+        assert self.reader is not None
         while True:
-            await asyncio.sleep(services.HEARTBEAT_SECONDS)
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
             try:
-                if self.seen.seat is not None:
-                    await database_sync_to_async(services.seat_heartbeat)(
-                        self.seen.match_pk, self.seen.seat
-                    )
-                if self._signed_in():
-                    await database_sync_to_async(lobby_services.heartbeat)(
-                        self.scope["user"], self.channel_name
-                    )
-                await self.push()
+                if not await self.push():
+                    return  # the match is gone and the socket closed: nobody to keep alive
+                if self.reader.seat is not None:
+                    await in_thread(presence.seat_heartbeat)(self.reader.match_pk, self.reader.seat)
+                await self._tell(events.table_alive)
             except Exception:  # keep beating; a failed beat only makes the seat look away
-                log.exception("heartbeat of %s failed", self.seen.group)
+                log.exception("heartbeat of %s failed", self.reader.group)
 
-    def _signed_in(self) -> bool:
-        user = self.scope.get("user")
-        return user is not None and user.is_authenticated
+    async def _tell(self, signal: Any) -> None:
+        """Whoever follows presence (the lobby) hears of this socket: opened, alive, closed."""
+        await in_thread(presence.user_at_table)(self.scope.get("user"), self.channel_name, signal)
+
+    async def credentials_ended(self, event: dict[str, Any]) -> None:
+        if opened_with(event, ("session", self.session_key)):
+            await self.close(code=CLOSE_UNAUTHENTICATED)
 
     async def match_updated(self, event: dict[str, Any]) -> None:
         """Something changed (a move, presence, an offer): push what changed for this seat."""
         await self.push()
 
-    async def push(self, *, full: bool = False) -> None:
-        assert self.seen is not None
+    async def push(self, *, full: bool = False) -> bool:
+        """Send what changed since the last push. False when the match no longer exists: the
+        socket is then closed with 4404 rather than left beating for a table nobody can see."""
+        assert self.reader is not None
         async with self.lock:
             before = None if full else self.shown
-            html, shown, follow = await database_sync_to_async(_render)(
-                self.seen, before, self.csrf
-            )
+            rendered = await in_thread(_render)(self.reader, before, self.csrf)
+            if rendered is None:
+                await self.close(code=CLOSE_NOT_FOUND)
+                return False
+            html, shown, follow = rendered
             self.shown = shown
             if html:
                 await self.send(text_data=html)
             if follow and follow != self.followed:
                 self.followed = follow
                 await self.send_json({"type": "redirect", "url": follow})
+            return True
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Clients may only ping or ask for a full refresh; anything else gets an error frame
@@ -186,10 +196,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "ping":
-            if self.seen is not None and self.seen.seat is not None:
-                await database_sync_to_async(services.seat_heartbeat)(
-                    self.seen.match_pk, self.seen.seat
-                )
+            if self.reader is not None and self.reader.seat is not None:
+                await in_thread(presence.seat_heartbeat)(self.reader.match_pk, self.reader.seat)
             await self.send_json({"type": "pong"})
         elif kind == "refresh":
             await self.push(full=True)

@@ -17,7 +17,16 @@ from django.utils.translation import gettext_lazy
 from games import services
 from games.forms import RulesForm
 from games.models import Match, Seat
-from games.private import clean_guest_name, hash_key, key_matches, name_field, new_key
+from games.private import (
+    clean_guest_name,
+    hash_key,
+    key_matches,
+    name_field,
+    new_key,
+    set_key_cookie,
+)
+from games.states import load_state
+from ginsite.names import key as name_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -42,7 +51,8 @@ class LocalMatchForm(RulesForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         first, second = data.get("first"), data.get("second")
-        if first and second and first.casefold() == second.casefold():
+        # Names that only look alike ("alice" and "аlice") would be as hard to tell apart.
+        if first and second and name_key(first) == name_key(second):
             raise forms.ValidationError(_("Give the two players different names."))
         return data
 
@@ -77,14 +87,7 @@ def owner_key(request: HttpRequest) -> tuple[str, bool]:
 
 
 def set_owner_cookie(response: HttpResponse, request: HttpRequest, key: str) -> None:
-    response.set_cookie(
-        OWNER_COOKIE,
-        key,
-        max_age=OWNER_COOKIE_MAX_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure(),
-    )
+    set_key_cookie(response, request, OWNER_COOKIE, key, OWNER_COOKIE_MAX_AGE)
 
 
 def owns(match: Match, request: HttpRequest) -> bool:
@@ -103,7 +106,7 @@ def seat_shown(match: Match) -> int | None:
     """Whose hand a revealed page shows: the player to act. None once the hand is over (both
     hands are public then) or the match has ended; the page then shows the table from seat 0,
     whose own hand region is empty at hand end."""
-    state = services.load_state(match)
+    state = load_state(match)
     if not match.is_active or state.phase in ("hand_over", "match_over"):
         return None
     return state.to_act

@@ -1,6 +1,6 @@
 """Matches as the engine's log: rules, seats, the seed, and the ordered actions.
 
-The current state of a match is a pure function of these rows (``services.load_state``); the
+The current state of a match is a pure function of these rows (``states.load_state``); the
 seed and the stacked deck are secrets and never leave the server.
 """
 
@@ -75,6 +75,9 @@ class Match(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     scores = models.JSONField(default=list, blank=True)
+    # Both players agreed, when the match was made, that either may ask what Bea would do
+    # (the hint); otherwise it is offered only against Bea and in pass-and-play.
+    hints = models.BooleanField(default=False)
     previous = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="next_matches"
     )
@@ -85,6 +88,8 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the last action was made: the player to move has been on the move since then.
+    moved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-updated_at"]
@@ -131,6 +136,10 @@ class Seat(models.Model):
     # as connected while ``last_seen`` is also fresh.
     connections = models.PositiveSmallIntegerField(default=0)
     last_seen = models.DateTimeField(null=True, blank=True)
+    # Any other sign of life of the seat's player: a move, a request about the match through
+    # the API, an open event stream. An API client opens no table socket and is here all the
+    # same.
+    last_active = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -202,6 +211,28 @@ class HandRecord(models.Model):
         return f"{self.match_id} hand {self.hand_number}: {self.kind} {self.points}"
 
 
+class HandReview(models.Model):
+    """Bea's notes on a finished hand, move by move (``games.ai.review``), stored the first time
+    the hand's replay is read: the notes never change once the hand is over, and are never
+    computed before (``games.replays``). ``notes`` holds one list of notes per position of the
+    hand, the deal first; ``version`` is the reviewer's, so a better reviewer redoes old ones."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hand_reviews")
+    hand_number = models.PositiveIntegerField()
+    notes = models.JSONField(default=list)
+    version = models.PositiveSmallIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "hand_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "hand_number"], name="one_review_per_hand"),
+        ]
+
+    def __str__(self) -> str:
+        return f"review of {self.match_id} hand {self.hand_number}"
+
+
 class Offer(models.Model):
     """A proposal from one seat that needs the other's yes: a rematch after the match, or a
     restart in the middle of it. At most one is pending per match."""
@@ -240,3 +271,57 @@ class Offer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} from seat {self.from_seat} on {self.match_id}: {self.status}"
+
+
+class Announcement(models.Model):
+    """What one change of a match announces (``games.events.MatchChanged``, as JSON), written
+    in the change's own transaction: an outbox. It is delivered to the subscribers once, after
+    the commit, by the process that made the change, or else (that process died in between)
+    by any worker's sweep (``games.outbox``). Holds ids and versions, never a card."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    change = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [
+            models.Index(
+                fields=["match", "id"],
+                condition=models.Q(delivered_at__isnull=True),
+                name="undelivered_announcements",
+            ),
+            models.Index(fields=["delivered_at"], name="delivered_announcements"),
+        ]
+
+    def __str__(self) -> str:
+        state = "delivered" if self.delivered_at else "pending"
+        return f"announcement {self.pk} of {self.match_id}: {state}"
+
+
+class HandOrder(models.Model):
+    """How a seat's player arranges their hand: a sort, or the order they dragged the cards
+    into during one hand. Private to that seat: only its own table ever renders it, and it
+    changes nothing of the rules or of what anyone else sees."""
+
+    class Sort(models.TextChoices):
+        MELDS = "melds", _("melds first")
+        SUIT = "suit", _("by suit")
+        RANK = "rank", _("by rank")
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="hand_order")
+    sort = models.CharField(max_length=8, choices=Sort.choices, default=Sort.MELDS)
+    # A dragged order, for hand ``hand_number`` only; the next hand starts from ``sort``.
+    cards = models.JSONField(default=list, blank=True)
+    hand_number = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"hand order of {self.seat_id}: {self.sort}"
+
+
+def seats_with_players() -> models.Prefetch:
+    """A match's seats with their accounts and profiles (the names they show) in one query, a
+    join, instead of one query each for the seats, the accounts and the profiles."""
+    return models.Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
-import unicodedata
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -26,10 +24,10 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import services
+from games import events, outbox, readers, services
 from games.forms import RulesForm
 from games.models import Match, PrivateTable, Seat
-from lobby.models import DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, HAS_WORD_CHAR, RESERVED_NAMES
+from ginsite import names
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -40,6 +38,8 @@ EXPIRE_AFTER_DAYS = 7
 SEAT_COOKIE_MAX_AGE = 60 * 60 * 24 * 30
 # token_urlsafe(32) gives 43 characters; anything much longer is not one of ours.
 MAX_KEY_CHARS = 64
+# The key of a browser playing Bea without an account (games.guests): one for all its matches.
+GUEST_COOKIE = "gin_guest"
 
 
 class TableFull(services.MoveRefused):
@@ -73,10 +73,14 @@ def key_matches(key: str | None, stored: str) -> bool:
 
 
 def guest_seat(match: Match, cookies: dict[str, str]) -> int | None:
-    """The guest seat whose key this browser holds for the match's table, or None."""
-    if match.table is None:
+    """The guest seat whose key this browser holds: for the match's table, or for a guest's
+    match against Bea; else None."""
+    if match.table is not None:
+        key = cookies.get(match.table.cookie_name)
+    elif match.kind == Match.Kind.BEA:
+        key = cookies.get(GUEST_COOKIE)
+    else:
         return None
-    key = cookies.get(match.table.cookie_name)
     for seat in match.seats.all():
         if seat.kind == Seat.Kind.GUEST and key_matches(key, seat.guest_key_hash):
             return seat.number
@@ -86,60 +90,57 @@ def guest_seat(match: Match, cookies: dict[str, str]) -> int | None:
 def seat_for(
     match: Match, user: AbstractBaseUser | AnonymousUser | None, cookies: dict[str, str]
 ) -> int | None:
-    """The seat of whoever sent a request (or opened a socket): by account, else by seat key."""
-    seat = services.seat_of(match, user)
-    if seat is None and match.kind == Match.Kind.PRIVATE:
+    """The seat of whoever sent a request (or opened a socket): by account, else by seat key
+    (at a private table, or a guest's against Bea)."""
+    seat = readers.seat_of(match, user)
+    if seat is None and match.kind in (Match.Kind.PRIVATE, Match.Kind.BEA):
         seat = guest_seat(match, cookies)
     return seat
 
 
 def set_seat_cookie(response: HttpResponse, request: HttpRequest, table: PrivateTable, key: str):  # type: ignore[no-untyped-def]
-    """Keep the seat key in this browser: HttpOnly (no script reads it) and SameSite=Lax (sent
-    when a friend follows the link from a chat app, not with another site's requests). Its
-    path is the whole site, because the table's socket and move URLs carry the match id, not
-    the invitation token; the cookie's name ties it to this one table."""
+    """Keep the seat key in this browser; the cookie's name ties it to this one table."""
+    set_key_cookie(response, request, table.cookie_name, key, SEAT_COOKIE_MAX_AGE)
+
+
+def set_key_cookie(
+    response: HttpResponse, request: HttpRequest, name: str, key: str, max_age: int
+) -> None:
+    """Keep a key (a seat's, a guest's, a device owner's) in this browser: HttpOnly (no script
+    reads it), SameSite=Lax (sent when a friend follows a link from a chat app, not with
+    another site's requests), Secure behind TLS. Its path is the whole site, because a table's
+    socket and move URLs carry the match id."""
     response.set_cookie(
-        table.cookie_name,
-        key,
-        max_age=SEAT_COOKIE_MAX_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure(),
+        name, key, max_age=max_age, httponly=True, samesite="Lax", secure=request.is_secure()
     )
 
 
 # --- Guest names --------------------------------------------------------------------------------
 
-_WHITESPACE_RUN = re.compile(r"\s+")
+_PROBLEMS = {
+    "too_short": gettext_lazy("A name needs at least %(min)d characters."),
+    "too_long": gettext_lazy("A name can have at most %(max)d characters."),
+    "invisible": gettext_lazy("A name cannot contain invisible, blank or control characters."),
+    "no_letters": gettext_lazy("A name needs at least one letter or digit."),
+    "reserved": gettext_lazy("“%(name)s” is reserved. Please choose another name."),
+}
 
 
 def clean_guest_name(value: str) -> str:
     """A guest's display name: the rules of account display names, except that a guest's name
     need not be unique (it is shown at one table only)."""
-    name = _WHITESPACE_RUN.sub(" ", unicodedata.normalize("NFC", value or "")).strip()
-    if len(name) < DISPLAY_NAME_MIN:
-        raise forms.ValidationError(
-            _("A name needs at least %(min)d characters.") % {"min": DISPLAY_NAME_MIN}
-        )
-    if len(name) > DISPLAY_NAME_MAX:
-        raise forms.ValidationError(
-            _("A name can have at most %(max)d characters.") % {"max": DISPLAY_NAME_MAX}
-        )
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise forms.ValidationError(_("A name cannot contain invisible or control characters."))
-    if not HAS_WORD_CHAR.search(name):
-        raise forms.ValidationError(_("A name needs at least one letter or digit."))
-    if name.lower() in RESERVED_NAMES:
-        raise forms.ValidationError(
-            _("“%(name)s” is reserved. Please choose another name.") % {"name": name}
-        )
+    name = names.normalise(value)
+    code = names.problem(name)
+    if code is not None:
+        params = {"min": names.MIN_CHARS, "max": names.MAX_CHARS, "name": name}
+        raise forms.ValidationError(str(_PROBLEMS[code]) % params)
     return name
 
 
 def _name_rule() -> str:
     return _("What the other player sees: %(min)d to %(max)d characters.") % {
-        "min": DISPLAY_NAME_MIN,
-        "max": DISPLAY_NAME_MAX,
+        "min": names.MIN_CHARS,
+        "max": names.MAX_CHARS,
     }
 
 
@@ -152,7 +153,7 @@ def name_field(label: Any = None) -> forms.CharField:
         label=label or gettext_lazy("Your name"),
         help_text=_name_help(),
         strip=False,
-        widget=forms.TextInput(attrs={"maxlength": DISPLAY_NAME_MAX, "autocomplete": "nickname"}),
+        widget=forms.TextInput(attrs={"maxlength": names.MAX_CHARS, "autocomplete": "nickname"}),
     )
 
 
@@ -238,7 +239,7 @@ def take_seat(match: Match, user: AbstractBaseUser | None, name: str = "") -> st
     (then the new seat key is returned). Raises ``TableFull`` when someone was first."""
     if match.table is not None and match.table.expired_at is not None:
         raise TableExpired(_("This table has expired."))
-    if user is not None and services.seat_of(match, user) is not None:
+    if user is not None and readers.seat_of(match, user) is not None:
         raise services.MoveRefused(_("You already have a seat at this table."))
     key = None
     if user is not None:
@@ -253,7 +254,7 @@ def take_seat(match: Match, user: AbstractBaseUser | None, name: str = "") -> st
     if not taken:
         raise TableFull(_("This table is full: both seats are taken."))
     Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())
-    services.notify_match(match)
+    outbox.announce(match, events.SEATED)
     return key
 
 

@@ -7,15 +7,18 @@ changed, as out-of-band swaps. Everything here reads one seat's ``player_view`` 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games import readers
 from games.engine import display
-from games.models import Match, Seat
+from games.models import HandOrder, Match, Seat
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -107,9 +110,10 @@ def table_context(
     notice_level: str = "error",
     spectator: bool = False,
 ) -> dict[str, Any]:
-    """Everything the table's regions render, derived from ``view`` (one seat's player_view,
-    or with ``spectator`` a watcher's view from ``spectator_as_view``, drawn from seat 0)."""
-    view = presented_view(match, view)
+    """Everything the table's regions render, derived from ``view``: what ``readers.view_for``
+    gives the seat, or with ``spectator`` a watcher (drawn from seat 0's side)."""
+    if spectator:
+        view = spectator_as_view(view)
     seats = {s.number: s for s in match.seats.all()}
     opponent_seat = seats.get(1 - seat)
     opponent = opponent_seat.display_name if opponent_seat else _("Opponent")
@@ -128,8 +132,9 @@ def table_context(
         "seat": seat,
         "opponent": opponent,
         "opponent_is_bea": opponent_is_bea,
+        "opponent_open": opponent_seat is not None and opponent_seat.is_open,
         "names": names,
-        "urls": _urls(match),
+        "urls": _urls(match, readers.hints_allowed(match)),
         "legal_kinds": kinds,
         "my_turn": bool(legal) and kinds != {"next_hand"},
         "bea_to_act": opponent_is_bea and match.is_active and view["to_act"] == 1 - seat,
@@ -143,7 +148,10 @@ def table_context(
         "local": local,
         "blocked": view.get("blocked", ""),
         "live": view.get("live"),
-        "ws_url": f"/ws/games/{match.public_id}/" if view.get("live") is not None else "",
+        # Live play, and Bea's table: her actions are pushed as she makes them.
+        "ws_url": f"/ws/games/{match.public_id}/"
+        if view.get("live") is not None or opponent_is_bea
+        else "",
     }
     if spectator:
         ctx["watched"] = {
@@ -170,17 +178,25 @@ def table_context(
         _last_move_line(view, names) if spectator else opponent_moves(view, opponent)
     )
     ctx["presence"] = _presence(ctx["live"], names, seat, spectator)
+    ctx["clock"] = _clock(ctx["live"], view, names, seat)
     ctx["seat_name"] = names[seat]
     ctx["other_name"] = names[1 - seat]
     # A private table whose second seat nobody has taken yet.
     ctx["waiting"] = bool(ctx["live"] and any(ctx["live"].get("open") or ()))
-    ctx["hand_groups"] = _hand_groups(view, hint_action)
+    order = None
+    if not spectator and view["hand"] and not ctx["hand_ended"]:
+        order = _saved_order(seats.get(seat))
+    ctx["hand_order"] = _order_info(order)
+    ctx["hand_cards"] = hand_cards(view, hint_action, order)
     ctx["pile"] = _pile(view, hint_action)
     if ctx["blocked"]:
         # Both players must be connected: the piles show no buttons until they are.
         ctx["pile"].update(can_draw_stock=False, can_draw_discard=False, can_take_upcard=False)
     ctx["discard_info"] = _discard_info(view)
-    ctx["result"] = _result(view, names, seat, spectator or local) if view["last_hand"] else None
+    ctx["result"] = None
+    if view["last_hand"]:
+        ctx["result"] = result_context(view, names, seat, spectator or local)
+        ctx["result"]["replay_url"] = _replay_url(match, view["last_hand"]["hand_number"])
     ctx["show_result"] = bool(
         (ctx["result"] and ctx["hand_ended"])
         or view["settlement"]
@@ -189,14 +205,18 @@ def table_context(
     )
     ctx["settlement"] = _settlement(view, names) if view["settlement"] else None
     ctx["history"] = _history(view, names)
+    for row in ctx["history"]:
+        row["replay_url"] = _replay_url(match, row["hand_number"])
     ctx["known_cards"] = [card(c) for c in view["known_opponent_cards"]]
     ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]
     return ctx
 
 
 def spectator_as_view(watched: dict[str, Any]) -> dict[str, Any]:
-    """A spectator_view shaped like seat 0's player_view with no cards of its own, so that the
+    """A watcher's view shaped like seat 0's player_view with no cards of its own, so that the
     same regions draw it: seat 0's hand shows as backs and its known cards, never its codes."""
+    if "spectated" in watched:
+        return watched
     view = dict(watched)
     view.update(
         seat=0,
@@ -242,6 +262,23 @@ def _presence(
     ]
 
 
+def _clock(
+    live: dict[str, Any] | None, view: dict[str, Any], names: dict[int, str], seat: int
+) -> dict[str, Any] | None:
+    """The move clock of a lobby match: whose it is and how long is left (table.js counts it
+    down; without JavaScript it reads as of the page's last update)."""
+    if not live or not live.get("move_deadline") or view["to_act"] is None:
+        return None
+    deadline = datetime.fromisoformat(live["move_deadline"].replace("Z", "+00:00"))
+    left = max(0, int((deadline - timezone.now()).total_seconds()))
+    return {
+        "deadline": live["move_deadline"],
+        "left": f"{left // 60}:{left % 60:02d}",
+        "mine": view["to_act"] == seat and not view.get("spectated"),
+        "name": names[view["to_act"]],
+    }
+
+
 def _rules_line(rules: dict[str, Any], opponent: str, level: str) -> str:
     from games.forms import PRESET_NAMES, level_name
 
@@ -257,69 +294,42 @@ def _rules_line(rules: dict[str, Any], opponent: str, level: str) -> str:
     return line
 
 
-def presented_view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
-    """The view as the page shows it: a closed match (resigned, abandoned) offers no moves.
-
-    A view presented once keeps the match status it was presented with, so that a view kept
-    from before a resignation still differs from the one after it."""
-    if "match_status" in view:
-        return view
-    view = dict(view)
-    view["match_status"] = match.status
-    if not match.is_active and view["phase"] != "match_over":
-        view["legal_actions"] = []
-        view["to_act"] = None
-        view["deadwood_after_discard"] = None
-    view["blocked"] = _blocked_reason(view)
-    return view
-
-
-def _blocked_reason(view: dict[str, Any]) -> str:
-    """At a private table a seat may move only while the other player is connected: why its
-    buttons are disabled now, or "" when they are not. (The server refuses such moves anyway;
-    the page's own connection is left out, as it is still opening when the page first loads.)"""
-    live = view.get("live") or {}
-    if "open" not in live or not view["legal_actions"]:
-        return ""
-    other = 1 - view["seat"]
-    if live["open"][other]:
-        return _(
-            "Waiting for your friend to open the invitation link: play starts when both "
-            "players are at the table."
-        )
-    if not live["connected"][other]:
-        return _("%(name)s is not connected. Moves wait until both players are at the table.") % {
-            "name": live["names"][other]
-        }
-    return ""
-
-
 def _seat_names(view: dict[str, Any]) -> Any:
     """The names at a private table, which change when a newcomer takes the second seat."""
     live = view.get("live") or {}
     return live.get("names")
 
 
-def _urls(match: Match) -> dict[str, str]:
+def _replay_url(match: Match, hand_number: int) -> str:
+    """A finished hand's replay (games.replays): whoever reads the table may read it."""
+    return reverse("games:replay", args=[match.public_id, hand_number])
+
+
+def _urls(match: Match, hints: bool) -> dict[str, str]:
     pid = match.public_id
     if match.kind == Match.Kind.LOCAL:
-        # Pass-and-play posts to its own views; no hint (it would read the hand aloud to
-        # whoever looks) and no resignation: a new round replaces the match instead.
+        # Pass-and-play posts to its own views (the hint only for the revealed hand, and
+        # only over htmx) and has no resignation: a new round replaces the match instead.
         return {
             "table": reverse("games:local", args=[pid]),
             "act": reverse("games:local_act", args=[pid]),
             "restart": reverse("games:local_restart", args=[pid]),
-            "bea": "",
-            "hint": "",
+            "order": reverse("games:local_order", args=[pid]),
+            "hint": reverse("games:local_hint", args=[pid]),
             "resign": "",
             "offer": "",
             "answer": "",
             "claim": "",
         }
-    return {
+    urls = {
         name: reverse(f"games:{name}", args=[pid])
-        for name in ("table", "act", "bea", "hint", "resign", "offer", "answer", "claim")
+        for name in ("table", "act", "hint", "resign", "offer", "answer", "claim", "order")
     }
+    if not hints:
+        # The hint is what Bea would do: a help against her, not a second player at a table
+        # between two people unless both agreed to it (views.hint refuses it too).
+        urls["hint"] = ""
+    return urls
 
 
 def _status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
@@ -381,7 +391,9 @@ def _status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
         return {"headline": _("Waiting for %(name)s…") % {"name": opponent}, "detail": ""}
     if phase == "upcard_offer":
         if view["upcard_passes"] == 0:
-            detail = _("If you pass, %(name)s may take it.") % {"name": opponent}
+            # Inside a sentence, a seat nobody has taken yet is "your friend", lower case.
+            mid = _("your friend") if ctx["opponent_open"] else opponent
+            detail = _("If you pass, %(name)s may take it.") % {"name": mid}
         else:
             detail = _(
                 "%(name)s passed it. If you pass too, %(name)s draws first, from the stock."
@@ -478,19 +490,76 @@ def describe_move(move: dict[str, Any], names: dict[int, str], seat: int) -> str
 # --- The player's hand ------------------------------------------------------------------------
 
 
-def _hand_groups(view: dict[str, Any], hint_action: dict[str, Any]) -> list[dict[str, Any]]:
-    """The hand sorted into its best melds, then the deadwood, each card ready to draw."""
+SORT_LABELS = {
+    HandOrder.Sort.MELDS: gettext_lazy("melds first"),
+    HandOrder.Sort.SUIT: gettext_lazy("by suit"),
+    HandOrder.Sort.RANK: gettext_lazy("by rank"),
+}
+SORT_CYCLE = (HandOrder.Sort.MELDS, HandOrder.Sort.SUIT, HandOrder.Sort.RANK)
+
+
+def _saved_order(seat: Seat | None) -> HandOrder | None:
+    if seat is None or seat.pk is None:
+        return None
+    return HandOrder.objects.filter(seat=seat).first()
+
+
+def _order_info(order: HandOrder | None) -> dict[str, str]:
+    """The Sort button: the sort in use and the one a press switches to."""
+    sort = HandOrder.Sort(order.sort) if order is not None else HandOrder.Sort.MELDS
+    following = SORT_CYCLE[(SORT_CYCLE.index(sort) + 1) % len(SORT_CYCLE)]
+    return {"sort": sort.value, "next": following.value, "next_label": str(SORT_LABELS[following])}
+
+
+def just_drawn(view: dict[str, Any]) -> str:
+    """The card this seat drew in the turn in progress (its own moves carry it), else ""."""
+    moves = view["moves"]
+    if view["phase"] != "discard" or not moves or moves[-1]["seat"] != view["seat"]:
+        return ""
+    last = moves[-1]
+    return str(last.get("card") or "") if last["type"] in ("draw", "take_upcard") else ""
+
+
+def _sorted_hand(view: dict[str, Any], order: HandOrder | None) -> list[tuple[str, bool, bool]]:
+    """(code, melded, starts a group) for each card, in the order the player chose."""
+    arrangement = view["arrangement"]
+    melded = {c for meld in arrangement["melds"] for c in meld}
+    hand = list(view["hand"])
+    sort = order.sort if order is not None else HandOrder.Sort.MELDS
+    if order is not None and order.cards and order.hand_number == view["hand_number"]:
+        # The dragged order; a card drawn since goes to the end, where it is easy to find.
+        kept = [c for c in order.cards if c in hand]
+        codes = kept + [c for c in hand if c not in kept]
+        return [(c, c in melded, False) for c in codes]
+    if sort == HandOrder.Sort.MELDS:
+        groups = [_meld_order(meld) for meld in arrangement["melds"]]
+        loose = sorted(arrangement["deadwood_cards"], key=_by_suit)
+        if loose:
+            groups.append(loose)
+        return [(c, c in melded, i == 0) for group in groups for i, c in enumerate(group)]
+    key = _by_suit if sort == HandOrder.Sort.SUIT else _by_rank
+    at = 1 if sort == HandOrder.Sort.SUIT else 0
+    codes = sorted(hand, key=key)
+    return [(c, c in melded, i > 0 and codes[i - 1][at] != c[at]) for i, c in enumerate(codes)]
+
+
+def hand_cards(
+    view: dict[str, Any], hint_action: dict[str, Any], order: HandOrder | None = None
+) -> list[dict[str, Any]]:
+    """The hand in the player's order (a sort, or where they dragged the cards), each card
+    ready to draw: melded or not, selectable for the discard, and the card just drawn."""
     after = view["deadwood_after_discard"] or {}
     choosing = bool(after) and any(a["type"] == "discard" for a in view["legal_actions"])
     knock_cards = {a["card"] for a in view["legal_actions"] if a["type"] == "knock"}
     gin_cards = {a["card"] for a in view["legal_actions"] if a["type"] == "gin"}
     blocked = view["cannot_discard"]
     hinted = hint_action.get("card", "")
-
-    def one(code: str, melded: bool) -> dict[str, Any]:
-        return card(
+    drawn = just_drawn(view)
+    return [
+        card(
             code,
             melded=melded,
+            group_start=group_start,
             selectable=choosing and code != blocked,
             blocked=choosing and code == blocked,
             after=after.get(code),
@@ -498,17 +567,10 @@ def _hand_groups(view: dict[str, Any], hint_action: dict[str, Any]) -> list[dict
             gin=code in gin_cards,
             hinted=code == hinted,
             fresh=code == blocked,
+            just_drawn=code == drawn,
         )
-
-    arrangement = view["arrangement"]
-    groups = [
-        {"melded": True, "cards": [one(c, True) for c in _meld_order(meld)]}
-        for meld in arrangement["melds"]
+        for code, melded, group_start in _sorted_hand(view, order)
     ]
-    loose = sorted(arrangement["deadwood_cards"], key=_by_suit)
-    if loose:
-        groups.append({"melded": False, "cards": [one(c, False) for c in loose]})
-    return groups
 
 
 def _pile(view: dict[str, Any], hint_action: dict[str, Any]) -> dict[str, Any]:
@@ -568,7 +630,7 @@ def _discard_info(view: dict[str, Any]) -> dict[str, Any]:
 # --- End of hand and of match -----------------------------------------------------------------
 
 
-def _result(
+def result_context(
     view: dict[str, Any], names: dict[int, str], seat: int, spectator: bool = False
 ) -> dict[str, Any]:
     """The last hand laid open: both hands' melds, the layoffs, deadwood, kind and points."""
@@ -676,10 +738,17 @@ def _settlement(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         "rows": [
             (_("Points"), s["scores"][winner], s["scores"][loser]),
             (_("Game bonus"), s["game_bonus"], 0),
-            (
-                _("Boxes (%(bonus)s per hand won)") % {"bonus": s["box_bonus"]},
-                s["boxes"][winner],
-                s["boxes"][loser],
+            *(
+                # Rules without a box bonus (the classic preset) have no row of zeros for it.
+                [
+                    (
+                        _("Boxes (%(bonus)s per hand won)") % {"bonus": s["box_bonus"]},
+                        s["boxes"][winner],
+                        s["boxes"][loser],
+                    )
+                ]
+                if s["box_bonus"]
+                else []
             ),
             (_("Tally"), s["tallies"][winner], s["tallies"][loser]),
         ],
@@ -782,8 +851,8 @@ def region_data(view: dict[str, Any], name: str) -> Any:
 
 
 def changed_regions(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
-    """The regions whose data differs between two views of one seat (all of them without a
-    ``before``). Both views should come from ``presented_view``."""
+    """The regions whose data differs between two views of one reader (all of them without a
+    ``before``). Both views come from ``readers.view_for``."""
     if before is None:
         return list(REGIONS)
     return [name for name in REGIONS if region_data(before, name) != region_data(after, name)]
@@ -811,13 +880,15 @@ def render_update(
     spectator: bool = False,
     csrf_token: str = "",
 ) -> str:
-    """The out-of-band HTML that brings a page showing ``before`` to ``after`` for ``seat``.
+    """The out-of-band HTML that brings a page showing ``before`` to ``after`` for ``seat``
+    (or a watcher, with ``spectator``); both views come from ``readers.view_for``.
 
-    This is what the htmx views answer and what a websocket consumer pushes to each seat.
+    This is what the htmx views answer and what a websocket consumer pushes to each reader.
     """
-    shown_before = presented_view(match, before) if before is not None else None
-    shown_after = presented_view(match, after)
-    names = changed_regions(shown_before, shown_after)
+    if spectator:
+        before = spectator_as_view(before) if before is not None else None
+        after = spectator_as_view(after)
+    names = changed_regions(before, after)
     names = [n for n in REGIONS if n in names or n in always]
     if not names:
         return ""

@@ -1,37 +1,39 @@
 """The one door through which every match changes.
 
-Views, the API, websocket consumers and Bea all call ``submit`` (or the helpers built on it).
-It locks the match row, checks the version the move was made for, asks the engine to apply it,
-stores the action, and only after the transaction commits tells the match's Channels group.
+Views, the API, websocket consumers and Bea all call in here. Every change locks the match
+row, checks the version the request was made for, asks the engine (or the rules of live
+play) whether it may happen, stores it, and announces it (``games.events``): the
+announcement reaches the subscribers only after the transaction commits, carrying ids and
+versions, never a card. Reading a match is ``games.readers``; its cached state
+``games.states``; who is at a table ``games.presence``.
 """
 
 from __future__ import annotations
 
-import logging
-import random
-from collections import OrderedDict
+import contextlib
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import PRESETS, IllegalAction, MatchState, Ruleset, apply, new_match
-from games.engine import player_view as engine_player_view
-from games.engine import spectator_view as engine_spectator_view
 
+from . import events, outbox
 from .models import Action, HandRecord, Match, Offer, Seat
+from .presence import claimable, in_lobby_match, is_connected, is_live, seat_active
+from .states import load_state, pending
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
-log = logging.getLogger(__name__)
+    from django.contrib.auth.models import AbstractBaseUser
 
 TARGETS = (50, 100, 150, 250)
+# The version of a change the door decides itself (never a client's): whatever the match is at.
+CURRENT = object()
 
 
 class MoveRefused(Exception):  # noqa: N818 - reads better at call sites than MoveRefusedError
@@ -72,6 +74,30 @@ class NotConnected(MoveRefused):
     code = "not_connected"
 
 
+class AlreadyPlaying(MoveRefused):
+    """A lobby match for a player who is in another one that is still going."""
+
+    status = 409
+    code = "already_playing"
+
+
+class BeaMatchRunning(MoveRefused):
+    """A new match against Bea while one is running: the caller asks before replacing it."""
+
+    status = 409
+    code = "bea_match_running"
+
+    def __init__(self, running: Match):
+        super().__init__(
+            _(
+                "Your match %(id)s against Bea is still running: finish it, or start again "
+                "and abandon it."
+            )
+            % {"id": running.public_id}
+        )
+        self.running = running
+
+
 # --- Creating matches -------------------------------------------------------------------------
 
 
@@ -96,6 +122,28 @@ def ruleset(preset: str, target: int | None = None) -> Ruleset:
     return rules
 
 
+def lock_players(user_ids: Iterable[int]) -> None:
+    """Lock these players' account rows until the transaction ends, always in the order of
+    their ids.
+
+    Whatever may seat a player in a lobby match (accepting a challenge or a seek, a rematch)
+    takes these locks first, before it touches any challenge, seek or match row. Two changes
+    that involve one player then queue on that player's row, and the second one sees what the
+    first did, instead of each holding a row the other needs (PostgreSQL's "deadlock
+    detected") or both seating the player. FOR NO KEY UPDATE: rows that merely point at a
+    player (a new challenge, an event, a seat) are not held up by it. SQLite has no row locks
+    and needs none: its transactions here take the write lock when they begin."""
+    ids = sorted(set(user_ids))
+    if ids:
+        list(
+            get_user_model()
+            .objects.select_for_update(no_key=True)
+            .filter(pk__in=ids)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+
+
 def create_match(
     kind: str,
     rules: Ruleset,
@@ -104,9 +152,19 @@ def create_match(
     previous: Match | None = None,
     deck: list[str] | None = None,
     table_id: int | None = None,
+    hints: bool = False,
 ) -> Match:
-    """A new match with its two seats (seat 0 plays first)."""
+    """A new match with its two seats (seat 0 plays first). A lobby match refuses a player
+    who is still in another one (``AlreadyPlaying``). ``hints``: both players agreed that
+    either may ask what Bea would do."""
     with transaction.atomic():
+        if kind == Match.Kind.LOBBY:
+            players = [spec.user.pk for spec in seats if spec.user is not None]
+            lock_players(players)
+            if in_lobby_match(players):
+                raise AlreadyPlaying(
+                    _("One of the players is in another lobby match. Finish it first.")
+                )
         match = Match.objects.create(
             kind=kind,
             rules=rules.as_dict(),
@@ -114,6 +172,7 @@ def create_match(
             previous=previous,
             scores=[0, 0],
             table_id=table_id,
+            hints=hints,
         )
         for number, spec in enumerate(seats):
             Seat.objects.create(
@@ -125,31 +184,10 @@ def create_match(
                 bea_level=spec.bea_level,
                 guest_key_hash=spec.guest_key_hash,
             )
+        # Who acts first, from the deal itself: nothing is cached before the match is used.
+        first = new_match(rules, seed=match.seed, deck=deck).to_act
+        outbox.announce(match, events.STARTED, first)
     return match
-
-
-def start_bea_match(
-    user: AbstractBaseUser,
-    preset: str,
-    target: int,
-    level: str,
-    *,
-    previous: Match | None = None,
-    deck: list[str] | None = None,
-) -> Match:
-    """A match of ``user`` (seat 0) against Bea at ``level`` (seat 1)."""
-    from games.ai import LEVELS
-
-    if level not in LEVELS:
-        raise MoveRefused(_("Unknown level for Bea."))
-    rules = ruleset(preset, target)
-    return create_match(
-        Match.Kind.BEA,
-        rules,
-        (SeatSpec(Seat.Kind.PLAYER, user=user), SeatSpec(Seat.Kind.BEA, bea_level=level)),
-        previous=previous,
-        deck=deck,
-    )
 
 
 def running_bea_match(user: AbstractBaseUser) -> Match | None:
@@ -166,87 +204,83 @@ def running_bea_match(user: AbstractBaseUser) -> Match | None:
     )
 
 
-# --- Reading matches ------------------------------------------------------------------------
+def start_bea_match(
+    user: AbstractBaseUser,
+    preset: str,
+    target: int,
+    level: str,
+    *,
+    replace_running: bool = False,
+    previous: Match | None = None,
+    deck: list[str] | None = None,
+) -> Match:
+    """A match of ``user`` (seat 0) against Bea at ``level`` (seat 1). One at a time: with
+    one still running, ``BeaMatchRunning`` unless ``replace_running``, which abandons it (it
+    counts as lost) and links the new match to it."""
+    from games.ai import LEVELS
 
-# Replaying a log is cheap, but a page, its partials and Bea's reply all read the same
-# position; keep the latest states of recently used matches. Safe across processes because a
-# cached state is only used when its version equals the version in the database.
-_CACHE_SIZE = 512
-_cache: OrderedDict[int, MatchState] = OrderedDict()
-
-
-def _remember(match: Match, state: MatchState) -> MatchState:
-    _cache[match.pk] = state
-    _cache.move_to_end(match.pk)
-    while len(_cache) > _CACHE_SIZE:
-        _cache.popitem(last=False)
-    return state
-
-
-def load_state(match: Match) -> MatchState:
-    """The match's current state, derived from its log."""
-    cached = _cache.get(match.pk)
-    # The seed too: a deleted match's primary key can be reused (SQLite, test rollbacks).
-    if cached is not None and cached.version == match.version and cached.seed == match.seed:
-        return cached
-    state = new_match(Ruleset.from_dict(match.rules), seed=match.seed, deck=match.first_deck)
-    for action in match.actions.order_by("seq"):
-        state = apply(state, action.seat, action.payload)
-    if state.version != match.version:
-        log.error(
-            "match %s: log gives version %s, row says %s", match.pk, state.version, match.version
-        )
-    return _remember(match, state)
-
-
-def player_view(match: Match, seat: int) -> dict[str, Any]:
-    """The only way a match reaches a client: the engine's view for one seat."""
-    return engine_player_view(load_state(match), seat)
-
-
-def spectator_view(match: Match) -> dict[str, Any]:
-    """What a watcher may see: public information only (the engine's spectator view)."""
-    return engine_spectator_view(load_state(match))
-
-
-def is_live(match: Match) -> bool:
-    """A match between two signed-in people, or at a private table (whose guests need no
-    account): presence, offers and the socket apply."""
-    if match.kind == Match.Kind.PRIVATE:
-        return True
-    seats = list(match.seats.all())
-    return len(seats) == 2 and all(
-        s.kind == Seat.Kind.PLAYER and s.user_id is not None for s in seats
+    if level not in LEVELS:
+        raise MoveRefused(_("Unknown level for Bea."))
+    rules = ruleset(preset, target)
+    running = running_bea_match(user)
+    if running is not None:
+        if not replace_running:
+            raise BeaMatchRunning(running)
+        seat = next(s.number for s in running.seats.all() if s.user_id == user.pk)
+        # The player asked for this whatever Bea did meanwhile: it goes at its current version.
+        with contextlib.suppress(MatchClosed):  # it ended meanwhile: nothing to abandon
+            abandon(running, seat, CURRENT)
+        previous = running
+    return create_match(
+        Match.Kind.BEA,
+        rules,
+        (SeatSpec(Seat.Kind.PLAYER, user=user), SeatSpec(Seat.Kind.BEA, bea_level=level)),
+        previous=previous,
+        deck=deck,
     )
 
 
-def can_watch(match: Match, user: AbstractBaseUser | AnonymousUser | None) -> bool:
-    """Anyone signed in may watch a lobby match; a private table only if its host allowed
-    watchers (then anyone with the link, account or not); a match against Bea is only for
-    the people in it."""
-    if match.kind == Match.Kind.PRIVATE:
-        return match.table is not None and match.table.allow_spectators
-    return bool(user is not None and user.is_authenticated and match.kind == Match.Kind.LOBBY)
+# --- The checks every change passes -------------------------------------------------------------
 
 
-def seat_of(match: Match, user: AbstractBaseUser | AnonymousUser | None) -> int | None:
-    """The seat ``user`` holds in ``match``, or None."""
-    if user is None or not user.is_authenticated:
-        return None
-    for seat in match.seats.all():
-        if seat.user_id == user.pk and seat.kind == Seat.Kind.PLAYER:
-            return seat.number
-    return None
+def _lock_for(match: Match, version: Any, *, active: bool = True) -> Match:
+    """The match row, locked, after the checks every state-changing request passes: it names
+    the version it was made on, that is still the version, and (``active``) the match runs."""
+    if version is not CURRENT and (not isinstance(version, int) or isinstance(version, bool)):
+        raise MoveRefused(_("Every move must say which version of the table it was made on."))
+    # The seats, read under the lock (who sits where, signs of life); their accounts are
+    # read only where a name is needed (a private table), not for every move.
+    locked = Match.objects.select_for_update().prefetch_related("seats").get(pk=match.pk)
+    if active and not locked.is_active:
+        raise MatchClosed(_("This match is over."))
+    if version is not CURRENT and version != locked.version:
+        raise StaleVersion(
+            _(
+                "That move was made on an earlier position of the table "
+                "(version %(sent)s; it is now %(now)s). Nothing was changed."
+            )
+            % {"sent": version, "now": locked.version}
+        )
+    return locked
 
 
-def bea_seat(match: Match) -> Seat | None:
-    for seat in match.seats.all():
-        if seat.kind == Seat.Kind.BEA:
-            return seat
-    return None
+def _copy_row(source: Match, target: Match) -> None:
+    """Bring the caller's instance up to date with the row the door just saved."""
+    if source is target:
+        return
+    for field in (
+        "version",
+        "scores",
+        "status",
+        "winner_seat",
+        "finished_at",
+        "updated_at",
+        "moved_at",
+    ):
+        setattr(target, field, getattr(source, field))
 
 
-# --- Changing matches -----------------------------------------------------------------------
+# --- Moves ----------------------------------------------------------------------------------------
 
 
 def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
@@ -255,21 +289,11 @@ def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
     Raises ``MoveRefused`` (stale or repeated version, closed match, illegal move) and then
     changes nothing. Returns the new state; the match row is refreshed in place.
     """
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise MoveRefused(_("Every move must say which version of the table it was made on."))
     try:
         with transaction.atomic():
-            locked = Match.objects.select_for_update().get(pk=match.pk)
-            if not locked.is_active:
-                raise MatchClosed(_("This match is over."))
-            if version != locked.version:
-                raise StaleVersion(
-                    _(
-                        "That move was made on an earlier position of the table "
-                        "(version %(sent)s; it is now %(now)s). Nothing was changed."
-                    )
-                    % {"sent": version, "now": locked.version}
-                )
+            locked = _lock_for(match, version)
+            # Read once for the two players' views and the answer (a move changes no offer).
+            prefetch_related_objects([locked], "offers")
             if locked.kind == Match.Kind.PRIVATE:
                 _check_both_connected(locked, seat)
             before = load_state(locked)
@@ -278,15 +302,23 @@ def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
             except IllegalAction as refused:
                 raise IllegalMove(refused.reason) from None
             Action.objects.create(match=locked, seq=after.version, seat=seat, payload=action)
-            _record(locked, before, after)
+            reason = _record(locked, before, after)
+            locked.moved_at = timezone.now()
             locked.save()
+            # A move is a sign of life: an API player who never opens a table socket is here.
+            seat_active(locked, seat, locked.moved_at)
+            # The subscribers render the new position in this transaction (the players'
+            # events carry their views); other threads see it once it commits.
+            with pending(locked, after):
+                outbox.announce(locked, reason, after.to_act, fresh_seats=True)
     except IntegrityError:
         # Two submissions for the same version raced past the version check (SQLite has no
         # row locks); the unique (match, seq) constraint let only the first one in.
         raise StaleVersion(_("That move was already made. Nothing was changed.")) from None
-    _remember(locked, after)
     _copy_row(locked, match)
-    notify_match(match)
+    if match is not locked:  # the answer's view reads them from the caller's instance
+        read = locked._prefetched_objects_cache["offers"]
+        match.__dict__.setdefault("_prefetched_objects_cache", {})["offers"] = read
     return after
 
 
@@ -294,7 +326,7 @@ def _check_both_connected(match: Match, seat: int) -> None:
     """Friends at a private table play only while both are there: a move made while the
     other is away would run their clock in a game they cannot see."""
     now = timezone.now()
-    for other in Seat.objects.filter(match=match).order_by("number"):
+    for other in match.seats.all():
         if other.is_open:
             raise NotConnected(
                 _("Nobody has taken the second seat yet: send your friend the invitation link.")
@@ -309,8 +341,9 @@ def _check_both_connected(match: Match, seat: int) -> None:
         )
 
 
-def _record(match: Match, before: MatchState, after: MatchState) -> None:
-    """Bring the row's summary fields up to date with a state just reached."""
+def _record(match: Match, before: MatchState, after: MatchState) -> str:
+    """Bring the row's summary fields up to date with a state just reached; what happened,
+    for the announcement."""
     match.version = after.version
     match.scores = list(after.scores)
     ended = after.last_hand is not None and before.last_hand is None
@@ -328,173 +361,43 @@ def _record(match: Match, before: MatchState, after: MatchState) -> None:
         match.status = Match.Status.FINISHED
         match.winner_seat = after.settlement["winner"]
         match.finished_at = timezone.now()
+        return events.ENDED
+    return events.HAND_ENDED if ended else events.MOVED
 
 
-def _copy_row(source: Match, target: Match) -> None:
-    if source is target:
-        return
-    for field in ("version", "scores", "status", "winner_seat", "finished_at", "updated_at"):
-        setattr(target, field, getattr(source, field))
-
-
-def resign(match: Match, seat: int, *, status: str = Match.Status.RESIGNED) -> None:
-    """``seat`` gives up the match; the other seat wins."""
+def _end(match: Match, seat: int, version: Any, status: str, winner: int) -> None:
+    """End a running match some other way than by play (resigned, abandoned, won on time)."""
     with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
-        if not locked.is_active:
-            raise MatchClosed(_("This match is over."))
+        locked = _lock_for(match, version)
+        if status == Match.Status.TIMED_OUT and not claimable(locked, seat):
+            raise IllegalMove(
+                _("You can claim the win only while your opponent is away in their turn.")
+            )
         locked.status = status
-        locked.winner_seat = 1 - seat
+        locked.winner_seat = winner
         locked.finished_at = timezone.now()
         locked.save()
+        _withdraw_open_offers(locked, Offer.Kind.RESTART)
+        outbox.announce(locked, events.ENDED, fresh_seats=True)
     _copy_row(locked, match)
-    _withdraw_open_offers(match, Offer.Kind.RESTART)
-    notify_match(match)
 
 
-def abandon(match: Match, seat: int) -> None:
+def resign(match: Match, seat: int, version: Any) -> None:
+    """``seat`` gives up the match; the other seat wins."""
+    _end(match, seat, version, Match.Status.RESIGNED, 1 - seat)
+
+
+def abandon(match: Match, seat: int, version: Any) -> None:
     """``seat`` leaves the match for a new one; it counts as lost, like a resignation."""
-    resign(match, seat, status=Match.Status.ABANDONED)
-
-
-def bea_to_move(match: Match) -> bool:
-    """True when Bea holds the move in an active match."""
-    seat = bea_seat(match)
-    if seat is None or not match.is_active:
-        return False
-    return load_state(match).to_act == seat.number
-
-
-def play_bea(match: Match) -> MatchState | None:
-    """Let Bea make her move if it is hers; None when it is not (or no longer) her turn."""
-    from games.ai import choose
-
-    seat = bea_seat(match)
-    if seat is None or not match.is_active:
-        return None
-    state = load_state(match)
-    if state.to_act != seat.number:
-        return None
-    view = engine_player_view(state, seat.number)
-    # Seeded by the match and position, so a replayed match gets the same replies.
-    rng = random.Random(f"bea:{match.seed}:{state.version}")
-    action = choose(view, level=seat.bea_level or "medium", rng=rng)
-    try:
-        return submit(match, seat.number, action, state.version)
-    except StaleVersion:
-        return None  # another request already moved for her
-
-
-# --- Live play: presence ---------------------------------------------------------------------
-
-# Each open socket of a seat touches ``last_seen`` this often; a seat whose socket has not been
-# heard of for STALE_AFTER counts as away even if its close never arrived (a killed process).
-HEARTBEAT_SECONDS = 10
-STALE_AFTER_SECONDS = 30
-# How long the player to move may be away before the other may claim the win.
-CLAIM_AFTER_SECONDS = 60
-
-
-def seat_connected(match_pk: int, number: int) -> None:
-    """A socket of this seat opened: count it and tell the table."""
-    from django.db.models import F
-
-    Seat.objects.filter(match_id=match_pk, number=number).update(
-        connections=F("connections") + 1, last_seen=timezone.now()
-    )
-    _notify_pk(match_pk)
-
-
-def seat_heartbeat(match_pk: int, number: int) -> None:
-    Seat.objects.filter(match_id=match_pk, number=number).update(last_seen=timezone.now())
-
-
-def seat_disconnected(match_pk: int, number: int) -> None:
-    """A socket of this seat closed: it no longer counts, and the table hears of it."""
-    from django.db.models import F, Value
-    from django.db.models.functions import Greatest
-
-    Seat.objects.filter(match_id=match_pk, number=number).update(
-        connections=Greatest(F("connections") - 1, Value(0)), last_seen=timezone.now()
-    )
-    _notify_pk(match_pk)
-
-
-def is_connected(seat: Seat, now: Any = None) -> bool:
-    now = now or timezone.now()
-    return (
-        seat.connections > 0
-        and seat.last_seen is not None
-        and (now - seat.last_seen).total_seconds() < STALE_AFTER_SECONDS
-    )
-
-
-def away_seconds(match: Match, seat: Seat, now: Any = None) -> float:
-    """How long ``seat`` has been away (0 while connected); a seat never seen is away since
-    the match began."""
-    now = now or timezone.now()
-    if is_connected(seat, now):
-        return 0.0
-    since = seat.last_seen or match.created_at
-    return max(0.0, (now - since).total_seconds())
-
-
-def claimable(match: Match, seat: int, now: Any = None) -> bool:
-    """May ``seat`` claim the win? Only in a live match in progress whose player to move,
-    the other seat, has been away longer than CLAIM_AFTER_SECONDS."""
-    if not match.is_active or not is_live(match):
-        return False
-    # Friends at a private table wait for each other: the seed promises that a player can
-    # come back after a break by reopening the link.
-    if match.kind == Match.Kind.PRIVATE:
-        return False
-    if load_state(match).to_act != 1 - seat:
-        return False
-    other = next(s for s in match.seats.all() if s.number == 1 - seat)
-    return away_seconds(match, other, now) > CLAIM_AFTER_SECONDS
+    _end(match, seat, version, Match.Status.ABANDONED, 1 - seat)
 
 
 def claim_win(match: Match, seat: int, version: Any) -> None:
     """``seat`` wins because the player to move stayed away; refused unless ``claimable``."""
-    with transaction.atomic():
-        locked = _lock_for(match, version)
-        if not claimable(locked, seat):
-            raise IllegalMove(
-                _("You can claim the win only while your opponent is away in their turn.")
-            )
-        locked.status = Match.Status.TIMED_OUT
-        locked.winner_seat = seat
-        locked.finished_at = timezone.now()
-        locked.save()
-    _copy_row(locked, match)
-    _withdraw_open_offers(match, Offer.Kind.RESTART)
-    notify_match(match)
-
-
-def _lock_for(match: Match, version: Any, *, active: bool = True) -> Match:
-    """The match row, locked, after the checks every state-changing request passes: it names
-    the version it was made on, that is still the version, and (``active``) the match runs."""
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise MoveRefused(_("Every request must say which version of the table it was made on."))
-    locked = Match.objects.select_for_update().prefetch_related("seats__user").get(pk=match.pk)
-    if active and not locked.is_active:
-        raise MatchClosed(_("This match is over."))
-    if version != locked.version:
-        raise StaleVersion(
-            _(
-                "That was sent from an earlier position of the table "
-                "(version %(sent)s; it is now %(now)s). Nothing was changed."
-            )
-            % {"sent": version, "now": locked.version}
-        )
-    return locked
+    _end(match, seat, version, Match.Status.TIMED_OUT, seat)
 
 
 # --- Live play: rematch and restart offers ----------------------------------------------------
-
-
-def pending_offer(match: Match) -> Offer | None:
-    return match.offers.filter(status=Offer.Status.PENDING).first()
 
 
 def make_offer(match: Match, seat: int, kind: str, version: Any) -> Offer:
@@ -513,10 +416,10 @@ def make_offer(match: Match, seat: int, kind: str, version: Any) -> Offer:
             if locked.offers.filter(status=Offer.Status.PENDING).exists():
                 raise StaleVersion(_("An offer is already waiting for an answer."))
             offer = Offer.objects.create(match=locked, kind=kind, from_seat=seat)
+            outbox.announce(locked, events.OFFERED, fresh_seats=True)
     except IntegrityError:
         # Two offers raced past the check (SQLite); the partial unique index kept one.
         raise StaleVersion(_("An offer is already waiting for an answer.")) from None
-    notify_match(match)
     return offer
 
 
@@ -544,8 +447,9 @@ def answer_offer(match: Match, seat: int, offer_id: Any, answer: str, version: A
         else:
             offer.status = Offer.Status.DECLINED if answer == "decline" else Offer.Status.WITHDRAWN
         offer.save()
+        restarted = answer == "accept" and offer.kind == Offer.Kind.RESTART
+        outbox.announce(locked, events.ENDED if restarted else events.OFFERED, fresh_seats=True)
     _copy_row(locked, match)
-    notify_match(match)
     return new
 
 
@@ -570,6 +474,7 @@ def _follow_up(match: Match, kind: str) -> Match:
         (one, two),
         previous=match,
         table_id=match.table_id,
+        hints=match.hints,
     )
 
 
@@ -581,6 +486,7 @@ def restart_local(match: Match, version: Any) -> Match:
         if locked.kind != Match.Kind.LOCAL:
             raise MoveRefused(_("Only a match on one device restarts without an offer."))
         new = _follow_up(locked, Offer.Kind.RESTART)
+        outbox.announce(locked, events.ENDED)
     _copy_row(locked, match)
     return new
 
@@ -597,106 +503,3 @@ def _int_or_none(value: Any) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         return None
-
-
-def live_state(match: Match, seat: int | None) -> dict[str, Any] | None:
-    """What the live parts of a table show (no cards): who is connected, whether the win may
-    be claimed, the open offer, the last answer, and the match that follows this one."""
-    if not is_live(match):
-        return None
-    now = timezone.now()
-    seats = {s.number: s for s in match.seats.all()}
-    offers = list(match.offers.order_by("-pk")[:2])
-    latest = offers[0] if offers else None
-    follow = next((o.result for o in offers if o.result_id is not None), None)
-    state: dict[str, Any] = {
-        "connected": [is_connected(seats[n], now) for n in (0, 1)],
-        "next": follow.public_id if follow is not None else None,
-        "offer": None,
-        "answered": None,
-        "claimable": False,
-        "active": match.is_active,
-    }
-    if match.kind == Match.Kind.PRIVATE:
-        # A seat taken by a newcomer changes names and the waiting message on every page.
-        state["open"] = [seats[n].is_open for n in (0, 1)]
-        state["names"] = [seats[n].display_name for n in (0, 1)]
-    if latest is not None:
-        data = {"id": latest.pk, "kind": latest.kind, "from_seat": latest.from_seat}
-        if latest.status == Offer.Status.PENDING:
-            state["offer"] = data
-        elif latest.status == Offer.Status.DECLINED:
-            state["answered"] = {**data, "status": latest.status}
-    if seat is not None:
-        state["claimable"] = claimable(match, seat, now)
-    return state
-
-
-def table_view(match: Match, seat: int) -> dict[str, Any]:
-    """One seat's player_view plus the live state of the table (presence, offers)."""
-    view = player_view(match, seat)
-    view["live"] = live_state(match, seat)
-    return view
-
-
-# --- Telling the watchers -----------------------------------------------------------------------
-
-
-def notify_match(match: Match) -> None:
-    """After the commit, tell the match's group the new version. The message carries no
-    cards: each consumer renders its own seat's view."""
-    group, version = match.group_name, match.version
-
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(group, {"type": "match.updated", "version": version})
-        except Exception:  # a dead channel layer must never undo a committed move
-            log.exception("could not notify %s of version %s", group, version)
-        try:
-            # API clients hear of it on their numbered event streams (no cards stored).
-            from lobby.events import match_updated
-
-            match_updated(match)
-        except Exception:
-            log.exception("could not record the event for %s", group)
-
-    transaction.on_commit(send)
-
-
-def _notify_pk(match_pk: int) -> None:
-    match = Match.objects.filter(pk=match_pk).only("public_id", "version").first()
-    if match is not None:
-        notify_match(match)
-
-
-# --- Statistics -----------------------------------------------------------------------------
-
-
-def player_stats(user: AbstractBaseUser) -> dict[str, int]:
-    """Matches played and won, hands won, gins, undercuts and the best hand score."""
-    from django.db.models import F
-
-    # A restarted match was replaced by agreement: it counts for nobody.
-    unplayed = (Match.Status.ACTIVE, Match.Status.RESTARTED)
-    finished = Match.objects.filter(seats__user=user, seats__kind=Seat.Kind.PLAYER).exclude(
-        status__in=unplayed
-    )
-    won = Match.objects.filter(
-        seats__user=user, seats__kind=Seat.Kind.PLAYER, seats__number=F("winner_seat")
-    ).exclude(status__in=unplayed)
-    hands = HandRecord.objects.filter(
-        match__seats__user=user,
-        match__seats__kind=Seat.Kind.PLAYER,
-        match__seats__number=F("winner_seat"),
-    )
-    return {
-        "matches_played": finished.distinct().count(),
-        "matches_won": won.distinct().count(),
-        "hands_won": hands.count(),
-        "gins": hands.filter(kind__in=["gin", "big_gin"]).count(),
-        "undercuts": hands.filter(kind="undercut").count(),
-        "best_hand": hands.aggregate(best=Max("points"))["best"] or 0,
-    }

@@ -7,32 +7,28 @@ regions that changed, as out-of-band swaps; a plain form post is redirected back
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import local, private, services
+from games import arrange, guests, howto, local, private, readers, replays, services, tips
 from games.ai import hint as bea_hint
 from games.forms import PRESET_NAMES, MoveForm, NewMatchForm
-from games.models import Match, PrivateTable
-from games.regions import (
-    REGIONS,
-    presented_view,
-    render_regions,
-    render_update,
-    spectator_as_view,
-    table_context,
-)
+from games.models import Match, PrivateTable, Seat, seats_with_players
+from games.readers import WATCHER, view_for
+from games.regions import REGIONS, render_regions, render_update, table_context
+from ginsite.htmx import go_to
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -42,9 +38,10 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-# Without JavaScript a press of Continue lets Bea finish her turn; this bounds it.
-BEA_MOVES_PER_CONTINUE = 8
 HINT_REGIONS = ("hint", "pile", "hand", "actions")
+OTHER_TAB = gettext_lazy(
+    "The table changed in another tab or window; here it is as it is now. Nothing was changed."
+)
 
 
 def _get_match_for_player(request: HtmxHttpRequest, public_id: str) -> tuple[Match, int | None]:
@@ -60,14 +57,17 @@ ViewFn = Callable[..., HttpResponse]
 
 
 def login_or_guest_required(view: ViewFn) -> ViewFn:
-    """``login_required``, except at a private table, whose guests have no account (their
-    seat key decides, in ``_get_match_for_player``)."""
+    """``login_required``, except at a private table and at a guest's match against Bea,
+    whose players have no account (their key decides, in ``_get_match_for_player``)."""
 
     @functools.wraps(view)
     def wrapped(request: HtmxHttpRequest, public_id: str, *args: Any, **kw: Any) -> HttpResponse:
         if not request.user.is_authenticated:
-            private_match = Match.objects.filter(public_id=public_id, kind=Match.Kind.PRIVATE)
-            if not private_match.exists():
+            open_to_guests = Match.objects.filter(
+                Q(kind=Match.Kind.PRIVATE) | Q(kind=Match.Kind.BEA, seats__kind=Seat.Kind.GUEST),
+                public_id=public_id,
+            )
+            if not open_to_guests.exists():
                 return redirect_to_login(request.get_full_path())
         return view(request, public_id, *args, **kw)
 
@@ -90,7 +90,7 @@ def _table_response(
     notice: str = "",
     hint: bool = False,
 ) -> HttpResponse:
-    view = services.table_view(match, seat)
+    view = view_for(match, seat)
     context = table_context(
         match, seat, view, hint=_hint_for(view) if hint else None, notice=notice
     )
@@ -99,7 +99,11 @@ def _table_response(
             "url": private.invite_url(request, match.table),
             "allow_spectators": match.table.allow_spectators,
         }
-    return render(request, "games/table.html", context, status=status)
+    context["tips"] = tips.should_show(request, match)
+    response = render(request, "games/table.html", context, status=status)
+    if context["tips"]:
+        tips.mark_seen(response, request)  # once: the next page comes without them
+    return response
 
 
 def _refused(
@@ -110,7 +114,7 @@ def _refused(
         return render(request, "games/refused.html", {"message": message}, status=status)
     if request.htmx:
         # Every region, not just the notice: a stale page catches up with the real position.
-        view = services.table_view(match, seat)
+        view = view_for(match, seat)
         context = table_context(match, seat, view, notice=message)
         return HttpResponse(render_regions(REGIONS, context, request), status=status)
     return _table_response(request, match, seat, status=status, notice=message)
@@ -122,7 +126,7 @@ def _moved(
     """The answer to a move that went through."""
     if not request.htmx:
         return redirect("games:table", match.public_id)
-    after = services.table_view(match, seat)
+    after = view_for(match, seat)
     return HttpResponse(render_update(match, seat, before, after, request=request))
 
 
@@ -139,16 +143,26 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     running = None
     if request.user.is_authenticated:
         match = services.running_bea_match(request.user)
-        if match is not None:
-            running = _summary(match, request)
+    else:
+        # A visitor without an account may have a match against Bea in this browser.
+        match = guests.running_match(guests.key_of(request))
+    if match is not None:
+        running = _summary(match, request)
     return render(request, "home.html", {"form": NewMatchForm(), "running": running})
 
 
+@require_GET
+def how_to_play(request: HtmxHttpRequest) -> HttpResponse:
+    """The rules of one preset (``?rules=``), every number from its ``Ruleset``."""
+    preset = howto.preset_of(request.GET.get("rules"))
+    return render(request, "games/how_to_play.html", howto.context(preset))
+
+
 def _summary(match: Match, request: HtmxHttpRequest) -> dict[str, Any] | None:
-    seat = services.seat_of(match, request.user)
+    seat = private.seat_for(match, request.user, request.COOKIES)
     if seat is None:
         return None
-    view = services.player_view(match, seat)
+    view = view_for(match, seat)
     opponent = next((s.display_name for s in match.seats.all() if s.number != seat), "")
     return {
         "match": match,
@@ -167,54 +181,67 @@ def table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     if seat is None:
         if match.kind == Match.Kind.LOCAL:
             return redirect("games:local", public_id)
-        if services.can_watch(match, request.user):
+        if readers.can_watch(match, request.user):
             return _watch_response(request, match)
         if match.table is not None:
             # The invitation page says whether a seat is free, the table full or expired.
             return redirect("games:private", match.table.token)
         raise Http404(_("No such match."))
-    return _table_response(request, match, seat, hint=bool(request.GET.get("hint")))
+    wants_hint = bool(request.GET.get("hint")) and readers.hints_allowed(match)
+    response = _table_response(request, match, seat, hint=wants_hint)
+    key = guests.key_of(request)
+    if key and not request.user.is_authenticated and guests.is_guest_match(match):
+        guests.set_cookie(response, request, key)  # renew it: the match is in use
+    return response
 
 
 def _watch_response(request: HtmxHttpRequest, match: Match, notice: str = "") -> HttpResponse:
     """The table as a watcher sees it: public information only, and no buttons."""
-    view = spectator_as_view(services.spectator_view(match))
-    view["live"] = services.live_state(match, None)
+    view = view_for(match, WATCHER)
     context = table_context(match, 0, view, spectator=True, notice=notice, notice_level="info")
     return render(request, "games/table.html", context)
 
 
 @require_POST
-@login_required
 def new_match(request: HtmxHttpRequest) -> HttpResponse:
+    """A match against Bea: for a player, or without an account for this browser's guest key
+    (one click on the home page; the key is made on the first match)."""
     form = NewMatchForm(request.POST)
     if not form.is_valid():
         return render(request, "home.html", {"form": form, "running": None}, status=400)
-    user = cast("User", request.user)  # login_required
-    running = services.running_bea_match(user)
-    if running is not None and not form.cleaned_data["confirm"]:
-        return render(
-            request,
-            "games/confirm_new.html",
-            {"form": form, "running": _summary(running, request)},
-        )
     data = form.cleaned_data
-    previous = None
-    if running is not None:
-        seat = services.seat_of(running, request.user)
-        if seat is not None:
-            # It may have ended meanwhile; then there is nothing to abandon.
-            with contextlib.suppress(services.MatchClosed):
-                services.abandon(running, seat)
-        previous = running
-    else:
-        # "New match" under a finished match links the two.
-        previous_id = request.POST.get("previous", "")
-        previous = Match.objects.filter(public_id=previous_id, seats__user=user).first()
-    match = services.start_bea_match(
-        user, data["preset"], data["target"], data["level"], previous=previous
-    )
-    return redirect("games:table", match.public_id)
+    # "New match" under a finished match links the two.
+    previous_id = request.POST.get("previous", "")
+    key = None
+    try:
+        if request.user.is_authenticated:
+            user = cast("User", request.user)
+            previous = Match.objects.filter(public_id=previous_id, seats__user=user).first()
+            match = services.start_bea_match(
+                user,
+                data["preset"],
+                data["target"],
+                data["level"],
+                replace_running=data["confirm"],
+                previous=previous,
+            )
+        else:
+            key = guests.key_for(request)
+            match = guests.start(
+                key,
+                data["preset"],
+                data["target"],
+                data["level"],
+                replace_running=data["confirm"],
+                previous=guests.owned(key, previous_id),
+            )
+    except services.BeaMatchRunning as running:
+        context = {"form": form, "running": _summary(running.running, request)}
+        return render(request, "games/confirm_new.html", context)
+    response = redirect("games:table", match.public_id)
+    if key is not None:
+        guests.set_cookie(response, request, key)
+    return response
 
 
 # --- Moves ----------------------------------------------------------------------------------------
@@ -229,35 +256,16 @@ def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _refused(request, match, seat, 400, form.first_error())
-    # Presented now, with the match's status now: the request may end the match.
-    before = presented_view(match, services.table_view(match, seat))
+    before = view_for(match, seat)
     try:
         services.submit(match, seat, form.action(), form.cleaned_data["version"])
+    except services.StaleVersion as refused:
+        # A move from a page that fell behind: most often another tab (or window) of the
+        # same seat moved. Say so; the answer brings this page up to date.
+        return _refused(request, match, seat, refused.status, str(OTHER_TAB))
     except services.MoveRefused as refused:
         return _refused(request, match, seat, refused.status, refused.message)
     return _moved(request, match, seat, before)
-
-
-@require_POST
-@login_required
-def bea(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    """Let Bea make her move. With htmx one action per request, so that the page can pause
-    between them; without, she finishes her turn."""
-    match, seat = _get_match_for_player(request, public_id)
-    if seat is None:
-        return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
-    before = services.table_view(match, seat)
-    if request.htmx:
-        played = services.play_bea(match) is not None
-        if not played and _client_version(request) == before["version"]:
-            return HttpResponse(status=204)  # nothing to do and the page is up to date
-        # A page at another version gets every region; one at this version, the changes.
-        shown = before if _client_version(request) == before["version"] else None
-        return _moved(request, match, seat, shown)
-    for _step in range(BEA_MOVES_PER_CONTINUE):
-        if services.play_bea(match) is None:
-            break
-    return redirect("games:table", match.public_id)
 
 
 @login_or_guest_required
@@ -265,11 +273,45 @@ def hint(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
         raise Http404(_("No such match."))
+    if not readers.hints_allowed(match):
+        raise Http404(_("Hints are offered against Bea, or when both players agreed to them."))
     if not request.htmx:
         return redirect(reverse("games:table", args=[public_id]) + "?hint=1#hint")
-    view = services.player_view(match, seat)
+    view = view_for(match, seat)
     context = table_context(match, seat, view, hint=_hint_for(view))
     return HttpResponse(render_regions(HINT_REGIONS, context, request))
+
+
+def _save_order(request: HtmxHttpRequest, match: Match, seat: int) -> HttpResponse:
+    """Keep the seat's arrangement: a sort (``sort``) or a dragged order (``order``, card
+    codes). Only this seat's own table ever shows it."""
+    view = view_for(match, seat)
+    try:
+        arrange.save(match, seat, view, request.POST)
+    except ValueError as refused:
+        return _refused(request, match, seat, 400, str(refused))
+    if not request.htmx:
+        return redirect(
+            reverse(
+                "games:local" if match.kind == Match.Kind.LOCAL else "games:table",
+                args=[match.public_id],
+            )
+        )
+    if "order" in request.POST:
+        # The page moved the card already; re-rendering the hand would only undo a drag
+        # still under way.
+        return HttpResponse(status=204)
+    context = table_context(match, seat, view)
+    return HttpResponse(render_regions(("hand",), context, request))
+
+
+@require_POST
+@login_or_guest_required
+def order(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    match, seat = _get_match_for_player(request, public_id)
+    if seat is None:
+        return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
+    return _save_order(request, match, seat)
 
 
 def _after_live_request(
@@ -277,12 +319,7 @@ def _after_live_request(
 ) -> HttpResponse:
     """An offer, answer or claim went through: follow a new match, else show what changed."""
     if new is not None:
-        target = reverse("games:table", args=[new.public_id])
-        if request.htmx:
-            response = HttpResponse(status=204)
-            response["HX-Redirect"] = target
-            return response
-        return redirect(target)
+        return go_to(request, reverse("games:table", args=[new.public_id]))
     return _moved(request, match, seat, before)
 
 
@@ -295,8 +332,7 @@ def _live_request(
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
         return _refused(request, match, None, 403, _("This is not your match: you hold no seat."))
-    # Presented now, with the match's status now: the request may end the match.
-    before = presented_view(match, services.table_view(match, seat))
+    before = view_for(match, seat)
     try:
         new = act(match, seat)
     except services.MoveRefused as refused:
@@ -353,7 +389,7 @@ def resign(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         raise Http404(_("No such match."))
     if request.method == "POST" and request.POST.get("confirm"):
         try:
-            services.resign(match, seat)
+            services.resign(match, seat, _client_version(request))
         except services.MoveRefused as refused:
             return _refused(request, match, seat, refused.status, refused.message)
         return redirect("games:table", match.public_id)
@@ -361,6 +397,54 @@ def resign(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         return redirect("games:table", match.public_id)
     context = {"match": match, "summary": _summary(match, request)}
     return render(request, "games/confirm_resign.html", context)
+
+
+# --- Replays of finished hands (games.replays) -------------------------------------------------
+
+
+def _get_match_for_reader(request: HtmxHttpRequest, public_id: str) -> Match:
+    """The match, if the sender may read its table: a player (by account or seat key), the
+    owner of a pass-and-play match, or someone allowed to watch it. Anyone else gets a 404,
+    as if there were no such match."""
+    match = get_object_or_404(
+        Match.objects.select_related("table").prefetch_related(seats_with_players()),
+        public_id=public_id,
+    )
+    if (
+        private.seat_for(match, request.user, request.COOKIES) is None
+        and not local.owns(match, request)
+        and not readers.can_watch(match, request.user)
+    ):
+        raise Http404(_("No such match."))
+    return match
+
+
+@require_GET
+def replay(request: HtmxHttpRequest, public_id: str, hand: int) -> HttpResponse:
+    """A finished hand, move by move, both hands face up, with Bea's notes (``?move=n``: the
+    position after the hand's n-th action; 0, the deal). Links step through it without
+    JavaScript; with it, htmx swaps the stage and the arrow keys step (replay.js)."""
+    if (
+        not request.user.is_authenticated
+        and Match.objects.filter(public_id=public_id, kind=Match.Kind.LOBBY).exists()
+    ):
+        # As at the table: a lobby match is for signed-in watchers, so sign in first.
+        return redirect_to_login(request.get_full_path())
+    match = _get_match_for_reader(request, public_id)
+    try:
+        review = replays.replay_of(match, hand)
+    except replays.NoSuchHand:
+        raise Http404(_("No such hand: it is not over yet, or there is none.")) from None
+    raw = request.GET.get("move", "")
+    # ASCII digits only, and few: "²" is a digit to isdigit() and not to int().
+    move = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 0
+    context = replays.page_context(review, move)
+    if request.htmx:
+        return HttpResponse(
+            render_to_string("games/replay.html#stage", context, request)
+            + render_to_string("games/replay.html#position", {**context, "oob": True}, request)
+        )
+    return render(request, "games/replay.html", context)
 
 
 # --- Private tables (games.private) -------------------------------------------------------------
@@ -415,7 +499,7 @@ def private_table(request: HtmxHttpRequest, token: str) -> HttpResponse:
         host = next(s.display_name for s in match.seats.all() if not s.is_open)
         form = private.GuestNameForm() if not request.user.is_authenticated else None
         return _private_page(request, "private_join", table, 200, match=match, host=host, form=form)
-    if services.can_watch(match, request.user):
+    if readers.can_watch(match, request.user):
         return _watch_response(
             request, match, notice=_("This table is full: both seats are taken. You are watching.")
         )
@@ -486,7 +570,7 @@ def local_new(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _local_table(request: HtmxHttpRequest, match: Match, seat: int) -> HttpResponse:
-    view = services.table_view(match, seat)
+    view = view_for(match, seat)
     context = table_context(match, seat, view)
     return _private_response(render(request, "games/table.html", context))
 
@@ -502,7 +586,7 @@ def local_table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     if seat is None:
         return _local_table(request, match, 0)
     # Only public numbers reach the pass screen (scores, the hand number), never a card.
-    context = _pass_context(match, local.names(match)[seat], services.player_view(match, seat))
+    context = _pass_context(match, local.names(match)[seat], view_for(match, seat))
     return _private_response(render(request, "games/local_pass.html", context))
 
 
@@ -543,7 +627,7 @@ def local_act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     seat = 0 if shown is None else shown
     if not form.is_valid():
         return _refused(request, match, seat, 400, form.first_error())
-    before = presented_view(match, services.table_view(match, seat))
+    before = view_for(match, seat)
     try:
         services.submit(match, seat, form.action(), form.cleaned_data["version"])
     except services.MoveRefused as refused:
@@ -553,18 +637,36 @@ def local_act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         # The turn passed, or a new hand was dealt: the pass screen, never a hand, until the
         # next player presses Reveal.
         return _to_local_page(request, match)
-    after = services.table_view(match, seat)
+    after = view_for(match, seat)
     html = render_update(match, seat, before, after, request=request)
     return _private_response(HttpResponse(html))
 
 
+@require_POST
+def local_order(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """Arrange the hand of the player whose cards are revealed on the shared screen."""
+    match = _get_local_match(request, public_id)
+    shown = local.seat_shown(match)
+    if shown is None:
+        return _to_local_page(request, match)
+    return _private_response(_save_order(request, match, shown))
+
+
+@require_GET
+def local_hint(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """What Bea would do, for the player whose cards are revealed on the shared screen. Only
+    as an htmx answer: a plain GET must never reveal a hand past the pass screen."""
+    match = _get_local_match(request, public_id)
+    shown = local.seat_shown(match)
+    if shown is None or not request.htmx:
+        return _to_local_page(request, match)
+    view = view_for(match, shown)
+    context = table_context(match, shown, view, hint=_hint_for(view))
+    return _private_response(HttpResponse(render_regions(HINT_REGIONS, context, request)))
+
+
 def _to_local_page(request: HtmxHttpRequest, match: Match) -> HttpResponse:
-    target = reverse("games:local", args=[match.public_id])
-    if request.htmx:
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = target
-        return response
-    return redirect(target)
+    return go_to(request, reverse("games:local", args=[match.public_id]))
 
 
 @require_http_methods(["GET", "POST"])

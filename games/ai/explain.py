@@ -91,9 +91,9 @@ def _safety(view: dict[str, Any], card: str) -> str:
     index = INDEX[card]
     rank, suit = index % 13, index // 13
     if card in known.opp_passed:
-        return _("%(card)s is safe: the opponent passed it") % {"card": display(card)}
-    threw = _("%(card)s looks safe: the opponent threw %(other)s")
-    passed_on = _("%(card)s looks safe: the opponent passed on %(other)s")
+        return _("%(card)s is safe: your opponent passed it") % {"card": display(card)}
+    threw = _("%(card)s looks safe: your opponent threw %(other)s")
+    passed_on = _("%(card)s looks safe: your opponent passed on %(other)s")
     for seen, reason in ((known.opp_threw, threw), (known.opp_passed, passed_on)):
         for other in seen:
             j = INDEX[other]
@@ -101,7 +101,7 @@ def _safety(view: dict[str, Any], card: str) -> str:
                 return reason % {"card": display(card), "other": display(other)}
     risk = knowledge.danger(known, index)
     if risk < 0.08:
-        return _("%(card)s is hard for the opponent to use") % {"card": display(card)}
+        return _("%(card)s is hard for your opponent to use") % {"card": display(card)}
     took = sorted(set(known.opp_took) & set(view.get("known_opponent_cards") or []))
     near = [
         c
@@ -109,11 +109,11 @@ def _safety(view: dict[str, Any], card: str) -> str:
         if INDEX[c] % 13 == rank or (INDEX[c] // 13 == suit and abs(INDEX[c] % 13 - rank) <= 2)
     ]
     if near:
-        return _("careful: the opponent took %(cards)s, but the rest is worth more") % {
+        return _("careful: your opponent took %(cards)s, but the rest is worth more") % {
             "cards": _names(near)
         }
     if took:
-        return _("%(card)s is far from what the opponent took (%(cards)s)") % {
+        return _("%(card)s is far from what your opponent took (%(cards)s)") % {
             "card": display(card),
             "cards": _names(took),
         }

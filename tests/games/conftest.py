@@ -9,9 +9,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.engine import ALL_CARDS, display
+from games.engine import ALL_CARDS, display, player_view
 from games.models import Action, Match
 from games.regions import card_name
+from games.states import load_state
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -44,7 +45,7 @@ def start(
     target: int = 100,
     level: str = "easy",
 ) -> Match:
-    return services.start_bea_match(user, preset, target, level, deck=deck)
+    return services.start_bea_match(user, preset, target, level, deck=deck, replace_running=True)
 
 
 def bea_moves(match: Match, *actions: dict[str, Any]) -> None:
@@ -85,7 +86,8 @@ def snapshot(match: Match) -> tuple[int, int]:
 
 def hidden_cards(match: Match, seat: int = 0) -> list[str]:
     """Cards ``seat`` may not see right now: the opponent's unknown cards and the stock."""
-    view = services.player_view(match, seat)
+    match.refresh_from_db()  # right now: the match may have moved since the caller read it
+    view = player_view(load_state(match), seat)
     seen = set(view["hand"]) | set(view["discard_pile"]) | set(view["known_opponent_cards"])
     for m in view["moves"]:
         if m.get("card"):

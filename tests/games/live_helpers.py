@@ -61,6 +61,12 @@ async def frames(comm: WebsocketCommunicator, quiet: float = 0.3) -> list[str]:
     return got
 
 
+async def opening_frames(comm: WebsocketCommunicator) -> list[str]:
+    """What a socket that just connected gets: its full refresh first (however long a cold
+    process takes to render it), then every frame until it has been quiet for a moment."""
+    return [await comm.receive_from(timeout=10), *await frames(comm)]
+
+
 def json_frames(texts: list[str]) -> list[dict[str, Any]]:
     return [json.loads(t) for t in texts if t.startswith("{")]
 

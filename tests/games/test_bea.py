@@ -1,4 +1,5 @@
-"""POST /games/<id>/bea: Bea's reply, one paced action per htmx request."""
+"""Bea moves on her own: the door's announcement schedules her reply, the same way whether
+the human moved with htmx, without JavaScript or through the API, and no read moves for her."""
 
 from __future__ import annotations
 
@@ -7,79 +8,89 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 
-from games import services
+from games import bea_turns, services
+from games.events import match_changed
+from games.models import Match
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, snapshot, stacked, start, url
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-pytestmark = pytest.mark.django_db
 
-
-def test_it_lets_bea_make_one_move_per_htmx_request(alice: User, alice_client: Client):
-    match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
-    move(alice_client, match, "pass")
-    response = alice_client.post(url(match, "bea"), {"version": 1}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 200
+def _wait_for_her(match: Match) -> Match:
+    assert bea_turns.worker.wait_idle(30)
     match.refresh_from_db()
-    assert match.version == 2
-    html = response.content.decode()
-    assert 'id="status"' in html and 'hx-swap-oob="true"' in html
+    return match
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_replies_to_an_htmx_move_without_another_request(
+    alice: User, alice_client: Client, quick_bea: None
+):
+    match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    answer = move(alice_client, match, "pass", htmx=True)
+    assert answer.status_code == 200
+    # The answer is Alice's own move; Bea's reply follows on her own.
+    assert "Bea is thinking…" in answer.content.decode()
+    match = _wait_for_her(match)
     # Bea's loose hand does not want Q♣: she passes, and it is Alice's draw.
-    assert "Bea passed the upcard." in html
-    assert "Your turn: draw from the stock." in html
-    assert "load delay" not in html
+    assert match.version == 2
+    page = alice_client.get(url(match, "table")).content.decode()
+    assert "Bea passed the upcard." in page
+    assert "Your turn: draw from the stock." in page
 
 
-def test_it_chains_while_bea_is_to_act(alice: User, alice_client: Client):
+@pytest.mark.django_db(transaction=True)
+def test_it_plays_her_whole_turn_for_a_page_without_javascript(
+    alice: User, alice_client: Client, quick_bea: None
+):
     match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
     move(alice_client, match, "pass")
-    services.submit(match, 1, {"type": "pass"}, 1)
+    match = _wait_for_her(match)
     move(alice_client, match, "draw_stock")
-    move(alice_client, match, "discard", "2D")
-    response = alice_client.post(url(match, "bea"), {"version": 4}, HTTP_HX_REQUEST="true")
-    html = response.content.decode()
-    # She has drawn; her discard follows after another pause.
-    assert "Bea is thinking…" in html
-    assert 'hx-trigger="load delay:900ms"' in html
-    assert '{"version": 5}' in html
-
-
-def test_it_finishes_beas_turn_without_javascript(alice: User, alice_client: Client):
-    match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
-    move(alice_client, match, "pass")
-    services.submit(match, 1, {"type": "pass"}, 1)
-    move(alice_client, match, "draw_stock")
-    move(alice_client, match, "discard", "2D")
-    response = alice_client.post(url(match, "bea"), {"version": 4})
-    assert response.status_code == 302
-    assert not services.bea_to_move(match)
-    match.refresh_from_db()
+    response = move(alice_client, match, "discard", "2D")
+    assert response.status_code == 302  # post/redirect/get
+    match = _wait_for_her(match)
+    # She drew and discarded: two actions after Alice's four, and it is Alice's turn again.
     assert match.version == 6
+    page = alice_client.get(url(match, "table")).content.decode()
+    assert "Your turn: draw a card." in page
 
 
-def test_it_does_nothing_when_it_is_not_beas_turn(alice: User, alice_client: Client):
-    match = start(alice)
+@pytest.mark.django_db(transaction=True)
+def test_it_keeps_her_thinking_pause(alice: User, alice_client: Client, settings):  # type: ignore[no-untyped-def]
+    settings.BEA_PAUSE_MS = 400
+    match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    move(alice_client, match, "pass", htmx=True)
+    match.refresh_from_db()
+    assert match.version == 1  # the answer came back before she moved
+    match = _wait_for_her(match)
+    assert match.version == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_read_never_moves_for_her(alice: User, alice_client: Client):
+    # Set up in Bea's turn without the announcement that would schedule her (as after a
+    # process died between Alice's move and Bea's reply).
+    match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    match_changed.disconnect(dispatch_uid="games.bea_turns")
+    try:
+        services.submit(match, 0, {"type": "pass"}, 0)
+    finally:
+        match_changed.connect(bea_turns.on_change, dispatch_uid="games.bea_turns")
     before = snapshot(match)
-    response = alice_client.post(url(match, "bea"), {"version": 0}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 204
+    alice_client.get(url(match, "table"))
+    alice_client.get(url(match, "hint"), HTTP_HX_REQUEST="true")
+    assert bea_turns.worker.wait_idle(5)
     assert snapshot(match) == before
 
 
-def test_it_brings_a_stale_page_up_to_date(alice: User, alice_client: Client):
-    match = start(alice)
-    response = alice_client.post(url(match, "bea"), {"version": 7}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 200
-    for region in ("status", "scores", "hand", "actions"):
-        assert f'id="{region}"' in response.content.decode()
-
-
-def test_it_refuses_someone_else(alice: User, bob_client: Client):
-    match = start(alice)
-    move(Client(), match, "pass")  # anonymous: refused, nothing happens
-    before = snapshot(match)
-    response = bob_client.post(url(match, "bea"), {"version": 0})
-    assert response.status_code == 403
-    assert "This is not your match" in response.content.decode()
-    assert snapshot(match) == before
+def test_the_worker_plays_a_match_scheduled_many_times_once():
+    played: list[int] = []
+    worker = bea_turns.Worker(played.append)
+    for _ in range(5):
+        worker.schedule(7, 0.05)
+    worker.schedule(8, 0.0)
+    assert worker.wait_idle(5)
+    assert played == [8, 7]  # in due order, each once

@@ -3,13 +3,15 @@ each seat receives, watchers, and garbage frames."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import presence, services
 from games.engine import display
 from games.models import Match, Seat
 from lobby import services as lobby_services
@@ -21,6 +23,7 @@ from .live_helpers import (
     frames,
     json_frames,
     lobby_match,
+    opening_frames,
     shown_cards,
     signed_in,
     socket,
@@ -76,8 +79,8 @@ async def test_it_sends_each_seat_a_full_refresh_of_its_own_hand_only(match: Mat
     assert (await alice.connect())[0]
     assert (await bob.connect())[0]
     try:
-        alice_frames = await frames(alice)
-        bob_frames = await frames(bob)
+        alice_frames = await opening_frames(alice)
+        bob_frames = await opening_frames(bob)
         first = alice_frames[0]
         for region in ("table-version", "status", "hand", "pile", "live", "notice"):
             assert f'id="{region}"' in first
@@ -184,7 +187,7 @@ async def test_it_pushes_a_resignation_to_the_other_side(match: Match, cookies):
     await bob.connect()
     try:
         await frames(bob)
-        await call(services.resign, match, 0)
+        await call(services.resign, match, 0, match.version)
         got = "".join(await frames(bob))
         assert "This match was resigned." in got and "You won it." in got
         assert "Offer a rematch" in got
@@ -198,7 +201,7 @@ async def test_both_pages_follow_an_accepted_rematch(match: Match, cookies):
     await alice.connect()
     await bob.connect()
     try:
-        await call(services.resign, match, 1)
+        await call(services.resign, match, 1, match.version)
         await frames(alice)
         await frames(bob)
         offer = await call(services.make_offer, match, 0, "rematch", match.version)
@@ -227,3 +230,48 @@ async def test_a_player_at_a_table_counts_as_online_in_the_lobby(match: Match, c
     assert await call(lobby_services.is_online, alice_id)
     later = timezone.now() + lobby_services.CLOSE_GRACE + timedelta(seconds=1)
     assert not await call(lobby_services.is_online, alice_id, later)
+
+
+async def test_a_table_whose_match_is_gone_closes_instead_of_beating_on(
+    match: Match, cookies, monkeypatch: pytest.MonkeyPatch
+):
+    # An expired guest's table is deleted while its page is still open: the socket closes with
+    # 4404 at the next beat, not beating (and keeping its player "online") for ever.
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    alice = socket(match, cookies["alice"])
+    assert (await alice.connect())[0]
+    await opening_frames(alice)
+    await call(lambda: Match.objects.filter(pk=match.pk).delete())
+    assert await alice.receive_output(timeout=3) == {"type": "websocket.close", "code": 4404}
+
+
+async def test_a_refresh_of_a_match_that_is_gone_closes_the_socket(match: Match, cookies):
+    bob = socket(match, cookies["bob"])
+    assert (await bob.connect())[0]
+    await opening_frames(bob)
+    await call(lambda: Match.objects.filter(pk=match.pk).delete())
+    await bob.send_json_to({"type": "refresh"})
+    assert await bob.receive_output(timeout=3) == {"type": "websocket.close", "code": 4404}
+
+
+async def test_a_table_socket_the_server_cancels_stops_beating(
+    match: Match, cookies, monkeypatch: pytest.MonkeyPatch
+):
+    # daphne cancels a consumer still running 10 s after its client left (its database work
+    # was stuck, say): no disconnect handler runs then, and the heartbeat must not outlive it,
+    # or the seat would count as connected, and its player as online, for ever.
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.05)
+    beats: list[int] = []
+    beat = presence.seat_heartbeat
+    monkeypatch.setattr(presence, "seat_heartbeat", lambda *args: (beats.append(1), beat(*args)))
+    alice = socket(match, cookies["alice"])
+    assert (await alice.connect())[0]
+    await opening_frames(alice)
+    assert beats, "the open socket beats"
+    alice.future.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await alice.future
+    await asyncio.sleep(0.2)  # a beat already under way finishes
+    counted = len(beats)
+    await asyncio.sleep(0.5)
+    assert len(beats) == counted

@@ -4,6 +4,8 @@ every HTML response and every frame for the cards its reader may not see at that
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -14,8 +16,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.engine import ALL_CARDS
+from games.engine import ALL_CARDS, player_view
 from games.models import Match
+from games.private import GUEST_COOKIE
+from games.states import load_state
 
 from .live_helpers import cookie_of, frames, lobby_match, shown_cards, signed_in, socket
 
@@ -34,7 +38,7 @@ WATCHER = 2  # the index of carol's socket beside the two seats
 def hidden_from(match: Match, reader: int) -> list[str]:
     """What ``reader`` (seat 0 or 1, or WATCHER) may not see now: the stock, and the players'
     cards it does not hold and no one has shown (both hands are open once a hand ends)."""
-    state = services.load_state(match)
+    state = load_state(match)
     hidden = set(state.stock)
     if state.phase not in ("hand_over", "match_over"):
         for seat in (0, 1):
@@ -94,12 +98,12 @@ def _play_one(
 ) -> tuple[int, int] | None:
     """One random action by whoever may act, through the view; None once the match is over."""
     match.refresh_from_db()
-    state = services.load_state(match)
+    state = load_state(match)
     if state.phase == "match_over":
         return None
     seats = [state.to_act] if state.to_act is not None else [0, 1]
     seat = rng.choice(seats)
-    view = services.player_view(match, seat)
+    view = player_view(load_state(match), seat)
     action = choose(view, rng)
     data = {**form_of(action), "version": match.version}
     url = reverse("games:act", args=[match.public_id])
@@ -141,7 +145,7 @@ async def test_no_hidden_card_reaches_a_seat_or_a_watcher(alice: User, bob: User
                 for reader, comm in enumerate(comms):
                     for text in await _frames_until(comm, version):
                         await sync_to_async(leaks.check)(match, reader, text, f"frame v{version}")
-                state = await sync_to_async(services.load_state)(match)
+                state = await sync_to_async(load_state)(match)
                 if state.phase in ("hand_over", "match_over"):
                     hands_ended += 1
                     await _pages(match, clients, leaks)
@@ -151,8 +155,119 @@ async def test_no_hidden_card_reaches_a_seat_or_a_watcher(alice: User, bob: User
                         break
                 if step % 10 == 0:
                     await _pages(match, clients, leaks)
+            # A player sits in one lobby match at a time: this one ends before the next.
+            with contextlib.suppress(services.MatchClosed):
+                await sync_to_async(services.resign)(match, 0, services.CURRENT)
         finally:
             for comm in comms:
                 await comm.disconnect()
     assert hands_ended >= MATCHES // 2, "too few hands reached their end to test the reveal"
     assert leaks.scanned > MATCHES * 100
+
+
+async def _guest_may_act(match: Match) -> int:
+    """Wait until Bea is done (the guest acts, or nobody does); the version then."""
+    for _ in range(600):
+        await sync_to_async(match.refresh_from_db)()
+        state = await sync_to_async(load_state)(match)
+        if state.to_act != 1 or not match.is_active:
+            return match.version
+        await asyncio.sleep(0.05)
+    raise AssertionError("Bea never finished her turn")
+
+
+@pytest.mark.timeout(600)
+async def test_no_hidden_card_reaches_a_guest_playing_bea(quick_bea: None):
+    """A guest without an account against Bea: the pages, the move answers and the frames of
+    the guest's socket, while Bea plays on the server. Within a hand a card only ever leaves
+    the hidden set, so a frame is checked against the position once Bea is done."""
+    guest = Client()
+    choice = {"preset": "standard", "target": 50, "level": "easy"}
+    await sync_to_async(guest.post)(reverse("games:new"), choice)
+    match = await sync_to_async(Match.objects.get)(kind=Match.Kind.BEA)
+    key = guest.cookies[GUEST_COOKIE].value
+    leaks = Leaks()
+    strangers = [socket(match, None), socket(match, f"{GUEST_COOKIE}={'x' * 43}".encode())]
+    for stranger in strangers:
+        assert not (await stranger.connect())[0]
+        await stranger.disconnect()
+    comm = socket(match, f"{GUEST_COOKIE}={key}".encode())
+    assert (await comm.connect())[0]
+    rng = random.Random(7)
+    table = reverse("games:table", args=[match.public_id])
+    hands_ended = 0
+    try:
+        for _step in range(MAX_ACTIONS):
+            version = await _guest_may_act(match)
+            for text in await _frames_until(comm, version):
+                await sync_to_async(leaks.check)(match, 0, text, f"frame v{version}")
+            page = await sync_to_async(guest.get)(table)
+            await sync_to_async(leaks.check)(match, 0, page.content.decode(), "page")
+            state = await sync_to_async(load_state)(match)
+            if state.phase in ("hand_over", "match_over"):
+                hands_ended += 1  # both hands now lie open: the pages above were checked so
+            if not match.is_active or state.phase == "match_over" or hands_ended > 1:
+                break
+            action = choose(player_view(state, 0), rng)
+            data = {**form_of(action), "version": match.version}
+            url = reverse("games:act", args=[match.public_id])
+            response = await sync_to_async(guest.post)(url, data, HTTP_HX_REQUEST="true")
+            assert response.status_code == 200, response.content[:300]
+            await sync_to_async(match.refresh_from_db)()
+            await sync_to_async(leaks.check)(match, 0, response.content.decode(), f"{action}")
+    finally:
+        await comm.disconnect()
+    assert hands_ended >= 1
+    assert leaks.scanned > 30
+
+
+@pytest.mark.timeout(120)
+async def test_a_seats_hand_order_reaches_nobody_else(alice: User, bob: User, carol: User):
+    """Alice arranges her hand (by rank, then dragged into her own order): Bob's page, his
+    JSON, his and a watcher's frames and the watcher's page show nothing of it."""
+    from lobby import tokens
+
+    clients = [await sync_to_async(signed_in)(u) for u in (alice, bob, carol)]
+    match = await sync_to_async(lobby_match)(alice, bob)
+    order_url = reverse("games:order", args=[match.public_id])
+    table_url = reverse("games:table", args=[match.public_id])
+    comms = [socket(match, cookie_of(c)) for c in clients[1:]]
+    try:
+        for comm in comms:
+            assert (await comm.connect())[0]
+            await frames(comm, quiet=0.1)
+        mine = await sync_to_async(lambda: player_view(load_state(match), 0)["hand"])()
+        dragged = list(reversed(sorted(mine)))
+        post = sync_to_async(clients[0].post)
+        assert (await post(order_url, {"sort": "rank"}, HTTP_HX_REQUEST="true")).status_code == 200
+        response = await post(order_url, {"order": " ".join(dragged)}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 204
+        alice_page = (await sync_to_async(clients[0].get)(table_url)).content.decode()
+        assert alice_page.index(f'data-code="{dragged[0]}"') < alice_page.index(
+            f'data-code="{dragged[-1]}"'
+        )
+        # Alice moves, so that every reader gets a frame of the new position.
+        view = await sync_to_async(lambda: player_view(load_state(match), 0))()
+        action = view["legal_actions"][0]
+        data = {**form_of(action), "version": view["version"]}
+        await post(reverse("games:act", args=[match.public_id]), data, HTTP_HX_REQUEST="true")
+        texts = []
+        for comm in comms:
+            texts += await frames(comm, quiet=0.3)
+        texts.append((await sync_to_async(clients[1].get)(table_url)).content.decode())
+        texts.append((await sync_to_async(clients[2].get)(table_url)).content.decode())
+        token = await sync_to_async(tokens.create)(bob, "leak")
+        api = await sync_to_async(Client().get)(
+            f"/api/v1/matches/{match.public_id}", headers={"Authorization": f"Bearer {token[1]}"}
+        )
+        assert api.status_code == 200
+        texts.append(api.content.decode())
+        for text in texts:
+            assert not shown_cards(text, [c for c in dragged if c not in view["discard_pile"]])
+            assert 'data-sort="rank"' not in text
+            assert " ".join(dragged) not in text
+    finally:
+        for comm in comms:
+            await comm.disconnect()
+        with contextlib.suppress(services.MatchClosed):
+            await sync_to_async(services.resign)(match, 0, services.CURRENT)

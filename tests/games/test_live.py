@@ -11,8 +11,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import presence, services
 from games.models import Match, Offer, Seat
+from games.stats import player_stats
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, snapshot, stacked, start, url
 from .live_helpers import lobby_match, shown_cards
@@ -47,9 +48,13 @@ def test_it_connects_a_lobby_table_to_its_socket(match: Match, alice_client: Cli
     assert "bob: away" in page
 
 
-def test_it_keeps_a_table_against_bea_off_the_socket(alice: User, alice_client: Client):
-    page = alice_client.get(url(start(alice), "table")).content.decode()
-    assert "ws-connect" not in page
+def test_a_table_against_bea_has_a_socket_for_her_moves_but_no_presence(
+    alice: User, alice_client: Client
+):
+    match = start(alice)
+    page = alice_client.get(url(match, "table")).content.decode()
+    assert f'ws-connect="/ws/games/{match.public_id}/"' in page
+    assert '<section id="live" class="region live" hidden' in page
 
 
 def test_it_lets_a_signed_in_watcher_see_neither_hand(match: Match, carol: User):
@@ -109,7 +114,7 @@ def test_it_restarts_the_match_when_both_agree(
     assert Match.objects.filter(previous=match).count() == 1
     # The old table sends both players on.
     assert "Go to the new match" in alice_client.get(url(match, "table")).content.decode()
-    assert services.player_stats(match.seats.get(number=0).user)["matches_played"] == 0
+    assert player_stats(match.seats.get(number=0).user)["matches_played"] == 0
 
 
 def test_it_refuses_an_offer_made_on_an_earlier_position(match: Match, alice_client: Client):
@@ -124,7 +129,7 @@ def test_it_offers_a_rematch_after_the_match_with_the_seats_swapped(
     match: Match, alice: User, alice_client: Client, bob_client: Client
 ):
     assert _post(alice_client, match, "offer", kind="rematch").status_code == 400
-    services.resign(match, 1)
+    services.resign(match, 1, match.version)
     _post(alice_client, match, "offer", kind="rematch")
     offer = Offer.objects.get(match=match)
     response = _post(bob_client, match, "answer", offer=offer.pk, answer="decline")
@@ -144,6 +149,24 @@ def test_it_offers_a_rematch_after_the_match_with_the_seats_swapped(
     assert _offers(match) == [("rematch", "declined"), ("rematch", "accepted")]
     # No second rematch from the same match.
     assert _post(alice_client, match, "offer", kind="rematch").status_code == 409
+
+
+def test_a_rematch_waits_while_a_player_is_in_another_lobby_match(
+    match: Match, alice_client: Client, bob_client: Client, carol: User
+):
+    services.resign(match, 1, match.version)
+    _post(alice_client, match, "offer", kind="rematch")
+    offer = Offer.objects.get(match=match)
+    # Meanwhile bob sat down with carol: one lobby match at a time.
+    other = lobby_match(carol, match.seats.get(number=1).user)
+    response = _post(bob_client, match, "answer", offer=offer.pk, answer="accept")
+    assert response.status_code == 409
+    assert "in another lobby match" in response.content.decode()
+    assert not Match.objects.filter(previous=match).exists()
+    assert Offer.objects.get(pk=offer.pk).status == Offer.Status.PENDING
+    services.resign(other, 0, other.version)
+    response = _post(bob_client, match, "answer", offer=offer.pk, answer="accept")
+    assert response.status_code == 204 and Match.objects.filter(previous=match).exists()
 
 
 def test_the_offerer_may_withdraw(match: Match, alice_client: Client, bob_client: Client):
@@ -170,7 +193,7 @@ def test_it_lets_a_player_claim_the_win_when_the_one_to_move_is_away(
     assert "Claim the win" not in alice_client.get(url(match, "table")).content.decode()
     assert _post(alice_client, match, "claim").status_code == 422
 
-    _bob_away(match, services.CLAIM_AFTER_SECONDS + 5)
+    _bob_away(match, presence.CLAIM_AFTER_SECONDS + 5)
     page = alice_client.get(url(match, "table")).content.decode()
     assert "bob has been away for more than a minute in their turn." in page
     assert "Claim the win" in page
@@ -189,8 +212,8 @@ def test_only_the_one_waiting_may_claim(match: Match):
         Seat.objects.filter(match=match, number=number).update(
             connections=0, last_seen=timezone.now() - timedelta(minutes=5)
         )
-    assert services.claimable(match, 1)
-    assert not services.claimable(match, 0)
+    assert presence.claimable(match, 1)
+    assert not presence.claimable(match, 0)
 
 
 def test_a_connected_seat_with_a_stale_heartbeat_counts_as_away(match: Match):
@@ -198,6 +221,6 @@ def test_a_connected_seat_with_a_stale_heartbeat_counts_as_away(match: Match):
         connections=1, last_seen=timezone.now() - timedelta(minutes=5)
     )
     seat = Seat.objects.get(match=match, number=1)
-    assert not services.is_connected(seat)
+    assert not presence.is_connected(seat)
     Seat.objects.filter(match=match, number=1).update(last_seen=timezone.now())
-    assert services.is_connected(Seat.objects.get(match=match, number=1))
+    assert presence.is_connected(Seat.objects.get(match=match, number=1))

@@ -4,15 +4,17 @@ confirmation."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import local, services
+from games import local
 from games.engine import ALL_CARDS
 from games.models import Match, Seat
+from games.stats import player_stats
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, assert_no_leak, hand, snapshot, stacked
 from .live_helpers import shown_cards
@@ -80,7 +82,8 @@ def test_it_starts_with_two_names_and_an_owner_cookie(device: Client, match: Mat
 
 
 def test_it_refuses_equal_or_bad_names(device: Client):
-    for first, second in (("Ann", "ann"), ("A", "Ben"), ("Ann", "")):
+    # "\u0410nn" starts with a Cyrillic А: it looks just like "Ann".
+    for first, second in (("Ann", "ann"), ("A", "Ben"), ("Ann", ""), ("Ann", "\u0410nn")):
         response = device.post(
             reverse("games:local_new"),
             {"first": first, "second": second, "preset": "standard", "target": 100},
@@ -173,7 +176,7 @@ def test_a_signed_in_owner_resumes_on_another_device(alice: User):
     phone = Client()
     phone.force_login(alice)
     assert "Pass the device to Ann" in phone.get(page(match)).content.decode()
-    assert services.player_stats(alice)["matches_played"] == 0
+    assert player_stats(alice)["matches_played"] == 0
 
 
 def test_a_hand_end_shows_both_hands_and_the_next_hand_passes_the_device(
@@ -210,3 +213,27 @@ def test_a_new_round_replaces_the_match_after_a_confirmation(device: Client, mat
     assert device.get(page(match))["Location"] == page(new)
     stale = device.post(route(new, "restart"), {"confirm": "1", "version": 5})
     assert stale.status_code == 409 and Match.objects.count() == 2
+
+
+def test_the_hint_helps_the_revealed_hand_and_reveals_nothing_on_a_plain_get(
+    device: Client, match: Match
+):
+    table = reveal(device, match)
+    assert f'hx-get="{route(match, "hint")}"' in table
+    answer = device.get(route(match, "hint"), HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200 and answer["Cache-Control"] == "no-store"
+    assert "Bea would:" in answer.content.decode()
+    # Without htmx (a link opened by hand) it is the pass screen, never a hand.
+    plain = device.get(route(match, "hint"))
+    assert plain.status_code == 302 and plain["Location"] == page(match)
+    assert Client().get(route(match, "hint"), HTTP_HX_REQUEST="true").status_code == 404
+
+
+def test_each_player_on_the_device_keeps_an_order_of_their_own(device: Client, match: Match):
+    table = reveal(device, match)
+    shown = re.findall(r'<li class="slot[^"]*" data-code="(\w\w)"', table)
+    mine = list(reversed(shown))
+    answer = device.post(route(match, "order"), {"order": " ".join(mine)}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 204
+    again = reveal(device, match)
+    assert re.findall(r'<li class="slot[^"]*" data-code="(\w\w)"', again) == mine

@@ -13,8 +13,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import private, services
+from games import presence, private, services
 from games.models import Match, Offer, PrivateTable, Seat
+from games.states import load_state
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, assert_no_leak, hand, snapshot, stacked, url
 from .live_helpers import shown_cards
@@ -52,7 +53,7 @@ def guest_joins(table: PrivateTable, name: str = "Dora") -> Client:
 
 def both_connected(match: Match) -> None:
     for number in (0, 1):
-        services.seat_connected(match.pk, number)
+        presence.seat_connected(match.pk, number)
 
 
 def current(table: PrivateTable) -> Match:
@@ -236,7 +237,7 @@ def test_watchers_are_refused_when_the_host_did_not_allow_them(alice: User, caro
 def test_moves_wait_until_both_players_are_connected(alice: User, alice_client: Client):
     table, match = hosted_by(alice)
     guest = guest_joins(table)
-    services.seat_connected(match.pk, 0)
+    presence.seat_connected(match.pk, 0)
     with pytest.raises(services.NotConnected, match="Dora is not connected"):
         services.submit(match, 0, {"type": "pass"}, 0)
     response = alice_client.post(url(match, "act"), {"move": "pass", "version": 0}, **HTMX)
@@ -248,7 +249,7 @@ def test_moves_wait_until_both_players_are_connected(alice: User, alice_client: 
     assert "Dora is not connected. Moves wait until both players are at the table." in page
     assert "Dora: away" in page
 
-    services.seat_connected(match.pk, 1)
+    presence.seat_connected(match.pk, 1)
     page = alice_client.get(link(table)).content.decode()
     assert '<fieldset class="buttons">' in page and "Dora: connected" in page
     assert alice_client.post(url(match, "act"), {"move": "pass", "version": 0}).status_code == 302
@@ -260,7 +261,7 @@ def test_moves_wait_until_both_players_are_connected(alice: User, alice_client: 
 
 def test_a_move_before_the_second_seat_is_taken_says_so(alice: User):
     _table, match = hosted_by(alice)
-    services.seat_connected(match.pk, 0)
+    presence.seat_connected(match.pk, 0)
     with pytest.raises(services.NotConnected, match="Nobody has taken the second seat"):
         services.submit(match, 0, {"type": "pass"}, 0)
 
@@ -345,8 +346,8 @@ def test_the_host_cannot_claim_a_win_while_the_guest_is_away(alice: User):
     Seat.objects.filter(match=match, number=1).update(
         connections=0, last_seen=timezone.now() - timedelta(hours=1)
     )
-    assert services.load_state(match).to_act == 1
-    assert not services.claimable(match, 0)
+    assert load_state(match).to_act == 1
+    assert not presence.claimable(match, 0)
 
 
 # --- Expiry -----------------------------------------------------------------------------------
@@ -368,7 +369,7 @@ def test_expire_tables_deletes_tables_idle_for_a_week(alice: User, bob: User, ca
     _age(idle, 7.5)
     _age(busy, 6)
     _age(fresh_heartbeat, 30)
-    services.seat_connected(current(fresh_heartbeat).pk, 0)  # someone has the page open now
+    presence.seat_connected(current(fresh_heartbeat).pk, 0)  # someone has the page open now
 
     call_command("expire_tables")
     assert "1 private table(s) expired." in capsys.readouterr().out

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import private, services
+from games import presence, private, services
 from games.models import Match, PrivateTable, Seat
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, hand, stacked
@@ -52,7 +52,7 @@ async def test_a_guest_connects_with_their_seat_key_and_sees_only_their_hand(ali
         assert shown_cards("".join(host_frames), GUEST) == []
         assert "Dora: connected" in "".join(host_frames)
         seats = await call(lambda: list(Seat.objects.filter(match=match).order_by("number")))
-        assert all(services.is_connected(s) for s in seats)
+        assert all(presence.is_connected(s) for s in seats)
         # Both connected: the host's move goes through and the guest hears of it.
         await call(services.submit, match, 0, {"type": "pass"}, 0)
         after = "".join(await frames(guest))

@@ -1,6 +1,7 @@
-"""No hidden card reaches a private table's pages or a pass-and-play page: random matches
-played through the real views, every response scanned (codes, glyph labels, spoken names and
-rank/suit spans) for the cards its reader may not see at that moment."""
+"""No hidden card reaches a private table's pages, a pass-and-play page or a guest's pages
+against Bea: random matches played through the real views, every response scanned (codes,
+glyph labels, spoken names and rank/suit spans) for the cards its reader may not see at that
+moment."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import local, private, services
-from games.engine import ALL_CARDS
+from games import bea_turns, local, presence, private
+from games.engine import ALL_CARDS, player_view
 from games.models import Match
+from games.states import load_state
 
 from .live_helpers import shown_cards
 from .test_leak import choose, form_of, hidden_from
@@ -30,7 +32,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def _mover(match: Match) -> int:
     """Who moves next: the player to act, or seat 0 to deal the next hand."""
-    state = services.load_state(match)
+    state = load_state(match)
     return 0 if state.to_act is None else state.to_act
 
 
@@ -46,7 +48,7 @@ def test_private_table_pages_show_each_reader_only_their_own_cards(alice: User, 
     readers = {0: host, 1: guest}
     link = reverse("games:private", args=[table.token])
     for number in (0, 1):
-        services.seat_connected(match.pk, number)
+        presence.seat_connected(match.pk, number)
     scanned = 0
     for _step in range(MAX_ACTIONS):
         match.refresh_from_db()
@@ -58,7 +60,7 @@ def test_private_table_pages_show_each_reader_only_their_own_cards(alice: User, 
         watched = watcher.get(link).content.decode()
         assert not shown_cards(watched, hidden_from(match, 2)), "the watcher's page"
         seat = _mover(match)
-        action = choose(services.player_view(match, seat), rng)
+        action = choose(player_view(load_state(match), seat), rng)
         data = {**form_of(action), "version": match.version}
         response = readers[seat].post(reverse("games:act", args=[match.public_id]), data, **HTMX)
         assert response.status_code == 200, response.content
@@ -95,7 +97,7 @@ def test_pass_and_play_pages_hold_no_hand_but_the_revealed_one(seed: int):
             reveals += 1
         seat = _mover(match)
         assert not shown_cards(page, hidden_from(match, seat)), "the revealed page"
-        action = choose(services.player_view(match, seat), rng)
+        action = choose(player_view(load_state(match), seat), rng)
         data = {**form_of(action), "version": match.version}
         response = device.post(reverse("games:local_act", args=[match.public_id]), data, **HTMX)
         assert response.status_code in (200, 204), response.content
@@ -103,3 +105,34 @@ def test_pass_and_play_pages_hold_no_hand_but_the_revealed_one(seed: int):
         answer = response.content.decode()
         assert not shown_cards(answer, hidden_from(match, seat)), "a move's answer"
     assert reveals > 10
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_guests_pages_against_bea_show_only_the_guests_cards(seed: int):
+    rng = random.Random(200 + seed)
+    guest = Client()
+    guest.post(reverse("games:new"), {"preset": "standard", "target": 100, "level": "easy"})
+    match = Match.objects.get(kind=Match.Kind.BEA)
+    stranger = Client()
+    table = reverse("games:table", args=[match.public_id])
+    scanned = 0
+    for _step in range(MAX_ACTIONS):
+        bea_turns.play_turn(match)
+        match.refresh_from_db()
+        if not match.is_active:
+            break
+        hidden = hidden_from(match, 0)
+        hint = reverse("games:hint", args=[match.public_id])
+        for page_url, headers in ((table, {}), (reverse("home"), {}), (hint, HTMX)):
+            page = guest.get(page_url, **headers).content.decode()
+            assert not shown_cards(page, hidden), f"the guest's {page_url}"
+        # Another browser sees nothing of the match at all.
+        assert stranger.get(table).status_code == 404
+        action = choose(player_view(load_state(match), 0), rng)
+        data = {**form_of(action), "version": match.version}
+        response = guest.post(reverse("games:act", args=[match.public_id]), data, **HTMX)
+        assert response.status_code == 200, response.content
+        match.refresh_from_db()
+        assert not shown_cards(response.content.decode(), hidden_from(match, 0)), "an answer"
+        scanned += 4
+    assert scanned > 40

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from games import services
-from games.regions import REGIONS, changed_regions, presented_view, render_update
+from games.readers import view_for
+from games.regions import REGIONS, changed_regions, render_update
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, stacked, start
 
@@ -18,15 +19,15 @@ pytestmark = pytest.mark.django_db
 
 
 def _step(match, seat, action):  # type: ignore[no-untyped-def]
-    before = {s: presented_view(match, services.player_view(match, s)) for s in (0, 1)}
+    before = {s: view_for(match, s) for s in (0, 1)}
     services.submit(match, seat, action, match.version)
-    after = {s: presented_view(match, services.player_view(match, s)) for s in (0, 1)}
+    after = {s: view_for(match, s) for s in (0, 1)}
     return {s: changed_regions(before[s], after[s]) for s in (0, 1)}
 
 
 def test_it_names_every_region_without_a_before(alice: User):
     match = start(alice)
-    view = presented_view(match, services.player_view(match, 0))
+    view = view_for(match, 0)
     assert changed_regions(None, view) == list(REGIONS)
 
 
@@ -62,9 +63,9 @@ def test_it_names_scores_and_result_at_the_end_of_a_hand(alice: User):
 
 def test_it_renders_the_update_for_each_seat(alice: User):
     match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
-    before = services.player_view(match, 1)
+    before = view_for(match, 1)
     services.submit(match, 0, {"type": "pass"}, 0)
-    html = render_update(match, 1, before, services.player_view(match, 1))
+    html = render_update(match, 1, before, view_for(match, 1))
     assert 'id="status"' in html and 'hx-swap-oob="true"' in html
     # Seat 1's own hand is rendered for seat 1 only when it changed; Alice's never.
     assert "Deadwood 10" not in html

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 
+from games import services
 from games.models import Match
 
 from .conftest import snapshot, start, url
@@ -38,7 +39,7 @@ def test_it_does_nothing_without_the_confirmation(alice: User, alice_client: Cli
 
 def test_it_resigns(alice: User, alice_client: Client):
     match = start(alice)
-    response = alice_client.post(url(match, "resign"), {"confirm": "1"})
+    response = alice_client.post(url(match, "resign"), {"confirm": "1", "version": 0})
     assert response.status_code == 302
     match.refresh_from_db()
     assert match.status == Match.Status.RESIGNED and match.winner_seat == 1
@@ -49,7 +50,7 @@ def test_it_resigns(alice: User, alice_client: Client):
 def test_it_refuses_someone_else(alice: User, bob_client: Client):
     match = start(alice)
     before = snapshot(match)
-    response = bob_client.post(url(match, "resign"), {"confirm": "1"})
+    response = bob_client.post(url(match, "resign"), {"confirm": "1", "version": 0})
     assert response.status_code == 403
     assert bob_client.get(url(match, "resign")).status_code == 404
     match.refresh_from_db()
@@ -58,7 +59,19 @@ def test_it_refuses_someone_else(alice: User, bob_client: Client):
 
 def test_it_refuses_a_second_resignation(alice: User, alice_client: Client):
     match = start(alice)
-    alice_client.post(url(match, "resign"), {"confirm": "1"})
-    response = alice_client.post(url(match, "resign"), {"confirm": "1"})
+    alice_client.post(url(match, "resign"), {"confirm": "1", "version": 0})
+    response = alice_client.post(url(match, "resign"), {"confirm": "1", "version": 0})
     assert response.status_code == 409
     assert "This match is over." in response.content.decode()
+
+
+def test_it_refuses_a_resignation_from_an_earlier_position(alice: User, alice_client: Client):
+    match = start(alice)
+    page = alice_client.get(url(match, "resign")).content.decode()
+    assert 'name="version" value="0"' in page  # the confirmation says what it was made on
+    services.submit(match, 0, {"type": "pass"}, 0)  # the match moved on meanwhile
+    response = alice_client.post(url(match, "resign"), {"confirm": "1", "version": 0})
+    assert response.status_code == 409
+    assert "earlier position of the table" in response.content.decode()
+    match.refresh_from_db()
+    assert match.is_active

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 
-from games import services
+from games import bea_turns, services, states
 
 from .conftest import (
     ALICE_KNOCKS,
@@ -54,8 +54,7 @@ def test_it_never_shows_beas_hand_or_the_stock(alice: User, alice_client: Client
     assert_no_leak(page, hidden_cards(match))
     # Still hidden after a few moves of hers, whatever she does.
     move(alice_client, match, "pass")
-    while services.bea_to_move(match):
-        services.play_bea(match)
+    bea_turns.play_turn(match)
     page = alice_client.get(url(match, "table")).content.decode()
     assert_no_leak(page, hidden_cards(match))
 
@@ -99,19 +98,19 @@ def test_it_shows_the_pause_while_bea_thinks(alice: User, alice_client: Client):
     move(alice_client, match, "pass")
     page = alice_client.get(url(match, "table")).content.decode()
     assert "Bea is thinking…" in page
-    assert f'hx-post="{url(match, "bea")}"' in page
-    assert 'hx-trigger="load delay:900ms"' in page
-    assert "<noscript>" in page and "Continue" in page
+    # Her actions are pushed over the table socket; a page without JavaScript reloads itself.
+    assert f'ws-connect="/ws/games/{match.public_id}/"' in page
+    assert '<meta http-equiv="refresh" content="2">' in page.split("<noscript>")[1]
+    assert "Reload to see her move" in page
     assert 'name="move"' not in page.split('id="actions"')[1]  # no move of hers to press
 
 
 def test_it_resumes_the_exact_position(alice: User, alice_client: Client):
     match = start(alice)
     move(alice_client, match, "pass")
-    while services.bea_to_move(match):
-        services.play_bea(match)
+    bea_turns.play_turn(match)
     first = alice_client.get(url(match, "table")).content.decode()
-    services._cache.clear()  # as after a server restart: the state is rebuilt from the log
+    states.forget_all()  # as after a server restart: the state is rebuilt from the log
     other_device = Client()
     other_device.force_login(alice)
     again = other_device.get(url(match, "table")).content.decode()
@@ -138,7 +137,7 @@ def test_it_needs_a_login(alice: User, client: Client):
 
 def test_it_shows_a_resigned_match_without_moves(alice: User, alice_client: Client):
     match = start(alice)
-    services.resign(match, 0)
+    services.resign(match, 0, match.version)
     page = alice_client.get(url(match, "table")).content.decode()
     assert "This match was resigned." in page
     assert "Bea won it." in page

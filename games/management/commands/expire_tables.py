@@ -1,4 +1,5 @@
-"""Delete private tables nobody has used for a week (run it daily; see docs/private-tables.md)."""
+"""Delete private tables nobody has used for a week and guest matches against Bea nobody has
+touched for 30 days (run it daily; see docs/private-tables.md)."""
 
 from __future__ import annotations
 
@@ -6,21 +7,27 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from games import guests
 from games.private import EXPIRE_AFTER_DAYS, expire_tables
 
 
 class Command(BaseCommand):
     help = (
         "Delete the matches of private tables with no activity for DAYS days (default "
-        f"{EXPIRE_AFTER_DAYS}); each table keeps a tombstone so its link says it expired."
+        f"{EXPIRE_AFTER_DAYS}); each table keeps a tombstone so its link says it expired. "
+        "Also delete guests' matches against Bea with no activity for GUEST_DAYS days "
+        f"(default {guests.EXPIRE_AFTER_DAYS})."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--days", type=int, default=EXPIRE_AFTER_DAYS)
+        parser.add_argument("--guest-days", type=int, default=guests.EXPIRE_AFTER_DAYS)
 
-    def handle(self, *args: Any, days: int, **options: Any) -> None:
-        if days < 1:
-            self.stderr.write("--days must be at least 1")
+    def handle(self, *args: Any, days: int, guest_days: int, **options: Any) -> None:
+        if days < 1 or guest_days < 1:
+            self.stderr.write("--days and --guest-days must be at least 1")
             raise SystemExit(2)
         expired = expire_tables(days=days)
         self.stdout.write(f"{len(expired)} private table(s) expired.")
+        removed = guests.expire(days=guest_days)
+        self.stdout.write(f"{removed} guest match(es) against Bea removed.")

@@ -1,0 +1,144 @@
+"""Bea's turns: scheduled by the door's announcement, played in the background.
+
+When a change leaves Bea to move (a human's move, a new hand, a new match she opens), the
+subscriber ``on_change`` schedules her turn once. ``BEA_PAUSE_MS`` later this process's
+worker thread plays one action through the door (``services.submit``); that is announced in
+turn, which schedules her next action while the turn is still hers. So every way a human
+moves (htmx, a page without JavaScript, the API) gets her reply the same way, and no read
+ever moves for her. The pause is what a person at the table sees as Bea thinking; the table
+socket pushes each of her actions as it lands.
+
+One thread per process plays every Bea match in due order: her decisions take milliseconds
+(``bench.bea``), and the pauses are waits in a heap, not sleeps per match.
+"""
+
+from __future__ import annotations
+
+import heapq
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import connections, transaction
+
+from games.ai import choose
+from games.engine import player_view
+
+from . import services
+from .events import MatchChanged
+from .models import Match
+from .readers import bea_seat
+from .states import load_state
+
+log = logging.getLogger(__name__)
+
+
+def on_change(sender: Any, change: MatchChanged, **kwargs: Any) -> None:
+    """Subscriber of ``match_changed``: Bea to move means her turn gets scheduled."""
+    if change.bea_to_move:
+        delay = settings.BEA_PAUSE_MS / 1000
+        transaction.on_commit(lambda: worker.schedule(change.match_id, delay))
+
+
+def play(match: Match) -> bool:
+    """Let Bea make her move if it is hers; False when it is not (or no longer) her turn."""
+    seat = bea_seat(match)
+    if seat is None or not match.is_active:
+        return False
+    state = load_state(match)
+    if state.to_act != seat.number:
+        return False
+    view = player_view(state, seat.number)
+    # Seeded by the match and position, so a replayed match gets the same replies.
+    rng = random.Random(f"bea:{match.seed}:{state.version}")
+    action = choose(view, level=seat.bea_level or "medium", rng=rng)
+    try:
+        services.submit(match, seat.number, action, state.version)
+    except services.StaleVersion:
+        return False  # another process already moved for her
+    return True
+
+
+def play_turn(match: Match, limit: int = 20) -> int:
+    """Bea's whole turn at once, until a human is to move (or the hand or match is over): for
+    code that runs without the worker, such as tests and the arena's checks. The count of her
+    actions; ``limit`` guards against a loop."""
+    moves = 0
+    while moves < limit and play(match):
+        moves += 1
+    return moves
+
+
+def _play_match(match_id: int) -> None:
+    match = Match.objects.prefetch_related("seats").filter(pk=match_id).first()
+    if match is not None:
+        play(match)
+
+
+class Worker:
+    """Runs ``play(match_id)`` for scheduled matches in due order, on one daemon thread
+    (started on first use)."""
+
+    def __init__(self, play: Callable[[int], None]) -> None:
+        self._play = play
+        self._cond = threading.Condition()
+        self._due: list[tuple[float, int]] = []
+        self._queued: set[int] = set()
+        self._busy = 0
+        self._thread: threading.Thread | None = None
+
+    def schedule(self, match_id: int, delay: float) -> None:
+        """Play Bea's next action in ``match_id`` after ``delay`` seconds (once, however often
+        it is asked before then)."""
+        with self._cond:
+            if match_id in self._queued:
+                return
+            self._queued.add(match_id)
+            heapq.heappush(self._due, (time.monotonic() + delay, match_id))
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="bea-turns", daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until nothing is scheduled or being played; False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._due and not self._busy, timeout)
+
+    def _take(self) -> int:
+        with self._cond:
+            while True:
+                if self._due:
+                    when, match_id = self._due[0]
+                    wait = when - time.monotonic()
+                    if wait <= 0:
+                        heapq.heappop(self._due)
+                        self._queued.discard(match_id)
+                        self._busy += 1
+                        return match_id
+                    self._cond.wait(wait)
+                else:
+                    self._cond.wait()
+
+    def _run(self) -> None:
+        while True:
+            match_id = self._take()
+            try:
+                self._play(match_id)
+            except Exception:
+                log.exception("Bea could not move in match %s", match_id)
+            finally:
+                with self._cond:
+                    self._busy -= 1
+                    idle = not self._due
+                    self._cond.notify_all()
+                if idle:
+                    # Hold no database connection while there is nothing to do.
+                    connections.close_all()
+
+
+worker = Worker(_play_match)

@@ -1,0 +1,146 @@
+"""The outbox: what a change announces is delivered in the change's own transaction, once.
+
+``announce`` hands the change to the subscribers (``match_changed``) inside the transaction of
+the change itself, in a savepoint: what they store (each player's numbered event) commits
+with the move or not at all, and what they push to sockets goes after the commit. It also
+writes an ``Announcement`` row, marked delivered. So a process killed right after the commit
+has lost nothing that was stored; only its pushes, and a stream finds the stored events at
+its next read (at the latest its keep-alive).
+
+When a subscriber fails, the savepoint is rolled back (the move still commits) and the row
+stays undelivered: right after the commit the same process tries again (``deliver``), and
+whatever is still undelivered a few seconds later is delivered by the sweep any worker runs
+(``Sweeper``, started by ``ginsite.asgi``). Delivery is exactly once and in order per match:
+a match with an undelivered announcement gets its next ones delivered after it, never in the
+change's transaction; ``deliver`` locks the undelivered rows of a match, marks them and hands
+them to the subscribers in one transaction, oldest first.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import asdict
+from datetime import timedelta
+
+from django.db import close_old_connections, connections, transaction
+from django.utils import timezone
+
+from .events import MatchChanged, describe, publish
+from .models import Announcement, Match
+
+log = logging.getLogger(__name__)
+
+# A change still undelivered this long after it was made lost its process: the sweep takes it.
+ORPHANED_AFTER = timedelta(seconds=3)
+SWEEP_EVERY_SECONDS = 2.0
+# Delivered announcements are kept a while for inspection, then purged by the sweep.
+KEEP = timedelta(hours=1)
+
+
+def announce(
+    match: Match, reason: str, to_act: int | None = None, *, fresh_seats: bool = False
+) -> MatchChanged:
+    """Deliver what this change of ``match`` announces to the subscribers in the current
+    transaction, and store it (undelivered when a subscriber failed: then it is delivered
+    after the commit). ``fresh_seats`` as for ``events.describe``."""
+    change = describe(match, reason, to_act, fresh_seats=fresh_seats)
+    delivered = None
+    # In order: behind an announcement of this match still undelivered, this one waits too.
+    if not Announcement.objects.filter(match_id=match.pk, delivered_at__isnull=True).exists():
+        try:
+            with transaction.atomic():
+                # The door's match object only when its seats were read under the lock.
+                if not publish(change, match if fresh_seats else None):
+                    raise _SubscriberFailed
+            delivered = timezone.now()
+        except _SubscriberFailed:
+            pass  # rolled back to the savepoint: nothing any subscriber stored stays
+    Announcement.objects.create(
+        match_id=change.match_id, change=asdict(change), delivered_at=delivered
+    )
+    if delivered is None:
+        transaction.on_commit(lambda: deliver(change.match_id))
+    return change
+
+
+class _SubscriberFailed(Exception):
+    pass
+
+
+def deliver(match_id: int) -> int:
+    """Hand every undelivered announcement of one match to the subscribers, oldest first,
+    each exactly once; how many. A failing subscriber is logged (``events.publish``)."""
+    try:
+        with transaction.atomic():
+            rows = list(
+                Announcement.objects.select_for_update()
+                .filter(match_id=match_id, delivered_at__isnull=True)
+                .order_by("pk")
+            )
+            if not rows:
+                return 0
+            Announcement.objects.filter(pk__in=[row.pk for row in rows]).update(
+                delivered_at=timezone.now()
+            )
+            for row in rows:
+                publish(MatchChanged(**{**row.change, "players": tuple(row.change["players"])}))
+    except Exception:
+        # The rows stay undelivered; the sweep tries again.
+        log.exception("could not deliver the announcements of match %s", match_id)
+        return 0
+    return len(rows)
+
+
+def deliver_orphans(now: object = None) -> int:
+    """Deliver what processes that died after their commit never did; how many."""
+    cutoff = (now or timezone.now()) - ORPHANED_AFTER  # type: ignore[operator]
+    match_ids = (
+        Announcement.objects.filter(delivered_at__isnull=True, created_at__lt=cutoff)
+        .values_list("match_id", flat=True)
+        .distinct()
+    )
+    return sum(deliver(match_id) for match_id in list(match_ids))
+
+
+def purge() -> int:
+    cutoff = timezone.now() - KEEP
+    return Announcement.objects.filter(delivered_at__lt=cutoff).delete()[0]
+
+
+class Sweeper:
+    """A daemon thread per server process: delivers orphaned announcements every few seconds
+    and forgets old delivered ones. Every worker runs one; the row locks keep each delivery
+    once."""
+
+    def __init__(self, every: float = SWEEP_EVERY_SECONDS) -> None:
+        self.every = every
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="outbox-sweep", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        sweeps = 0
+        while not self._stop.wait(self.every):
+            try:
+                close_old_connections()
+                found = deliver_orphans()
+                if found:
+                    log.warning("delivered %s orphaned announcement(s)", found)
+                sweeps += 1
+                if sweeps % 300 == 0:
+                    purge()
+            except Exception:
+                log.exception("the outbox sweep failed")
+            finally:
+                connections.close_all()
+
+
+sweeper = Sweeper()

@@ -1,0 +1,232 @@
+"""Who is at a live table: each seat's open sockets, how long the player to move has been
+away, and what the live parts of the table show (presence, offers, the next match).
+
+Shared by every server process through the database: a seat counts its open sockets and the
+last time one of them proved alive. A process that dies leaves the count too high, so a seat
+only counts as connected while ``last_seen`` is also fresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import F, Value
+from django.db.models.functions import Greatest
+from django.utils import timezone
+
+from ginsite.apikit import api_time
+
+from . import events, outbox
+from .models import Match, Offer, Seat
+from .states import load_state
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+# Each open socket of a seat touches ``last_seen`` this often; a seat whose socket has not been
+# heard of for STALE_AFTER counts as away even if its close never arrived (a killed process).
+HEARTBEAT_SECONDS = 10
+# How long "X declined your offer" stays on the table after the answer.
+DECLINE_SHOWN = timedelta(seconds=30)
+STALE_AFTER_SECONDS = 30
+# How long the player to move may be away before the other may claim the win.
+CLAIM_AFTER_SECONDS = 60
+# The move clock of a lobby match: a player who is here but does not move for this long in
+# their turn may also lose on time (the other claims it). Friends at a private table and
+# matches against Bea have no clock.
+MOVE_LIMIT_SECONDS = 120
+# A sign of life other than a socket (a move, an API request, an open event stream) counts for
+# this long; an event stream renews it at each of its keep-alives (every 10 s).
+ACTIVE_FOR_SECONDS = STALE_AFTER_SECONDS
+# Such a sign is written at most this often (a move or request within it changes nothing).
+SIGN_WRITE_EVERY_SECONDS = 10
+# A lobby match nobody has moved in for this long no longer counts as "in a match": two players
+# who walked away from a table must not be barred from the lobby for ever.
+LOBBY_MATCH_IDLE = timedelta(minutes=30)
+
+
+def is_live(match: Match) -> bool:
+    """A match between two signed-in people, or at a private table (whose guests need no
+    account): presence, offers and the socket apply."""
+    if match.kind == Match.Kind.PRIVATE:
+        return True
+    seats = list(match.seats.all())
+    return len(seats) == 2 and all(
+        s.kind == Seat.Kind.PLAYER and s.user_id is not None for s in seats
+    )
+
+
+def in_lobby_match(user_ids: Iterable[int] | None = None, now: datetime | None = None) -> set[int]:
+    """Which of these players (all, when None) are seated in a lobby match that is still
+    going and not long abandoned. A player plays one lobby match at a time."""
+    since = (now or timezone.now()) - LOBBY_MATCH_IDLE
+    seats = Seat.objects.filter(
+        kind=Seat.Kind.PLAYER,
+        user__isnull=False,
+        match__kind=Match.Kind.LOBBY,
+        match__status=Match.Status.ACTIVE,
+        match__updated_at__gt=since,
+    )
+    if user_ids is not None:
+        seats = seats.filter(user_id__in=list(user_ids))
+    return set(seats.values_list("user_id", flat=True))
+
+
+def seat_connected(match_pk: int, number: int) -> None:
+    """A socket of this seat opened: count it and tell the table."""
+    Seat.objects.filter(match_id=match_pk, number=number).update(
+        connections=F("connections") + 1, last_seen=timezone.now()
+    )
+    _announce_seats(match_pk)
+
+
+def seat_heartbeat(match_pk: int, number: int) -> None:
+    Seat.objects.filter(match_id=match_pk, number=number).update(last_seen=timezone.now())
+
+
+def seat_disconnected(match_pk: int, number: int) -> None:
+    """A socket of this seat closed: it no longer counts, and the table hears of it."""
+    Seat.objects.filter(match_id=match_pk, number=number).update(
+        connections=Greatest(F("connections") - 1, Value(0)), last_seen=timezone.now()
+    )
+    _announce_seats(match_pk)
+
+
+def _announce_seats(match_pk: int) -> None:
+    match = Match.objects.filter(pk=match_pk).first()
+    if match is not None:
+        outbox.announce(match, events.SEATED)
+
+
+def is_connected(seat: Seat, now: datetime | None = None) -> bool:
+    """Is the seat's player here: a table socket of theirs alive, or another recent sign of
+    life (a move, the API, an event stream)?"""
+    now = now or timezone.now()
+    socket = (
+        seat.connections > 0
+        and seat.last_seen is not None
+        and (now - seat.last_seen).total_seconds() < STALE_AFTER_SECONDS
+    )
+    active = (
+        seat.last_active is not None
+        and (now - seat.last_active).total_seconds() < ACTIVE_FOR_SECONDS
+    )
+    return socket or active
+
+
+def seat_active(match: Match, number: int, now: datetime | None = None) -> None:
+    """The seat's player showed a sign of life about this match (a move, an API request).
+    ``match`` holds its seats (prefetched); the sign is written at most every
+    SIGN_WRITE_EVERY_SECONDS (it counts for ACTIVE_FOR_SECONDS), and the seat in hand is
+    brought up to date too."""
+    now = now or timezone.now()
+    held = next(s for s in match.seats.all() if s.number == number)
+    since = None if held.last_active is None else (now - held.last_active).total_seconds()
+    if since is None or since > SIGN_WRITE_EVERY_SECONDS:
+        Seat.objects.filter(pk=held.pk).update(last_active=now)
+        held.last_active = now
+
+
+def player_active(user_id: int) -> None:
+    """The player showed a sign of life that concerns all their matches (an open event
+    stream): every seat of theirs in a match in progress counts as here."""
+    Seat.objects.filter(user_id=user_id, match__status=Match.Status.ACTIVE).update(
+        last_active=timezone.now()
+    )
+
+
+def move_deadline(match: Match) -> datetime | None:
+    """Until when the player to move may take their time (lobby matches only), or None."""
+    if match.kind != Match.Kind.LOBBY or not match.is_active:
+        return None
+    return (match.moved_at or match.created_at) + timedelta(seconds=MOVE_LIMIT_SECONDS)
+
+
+def away_seconds(match: Match, seat: Seat, now: datetime | None = None) -> float:
+    """How long ``seat`` has been away (0 while connected); a seat never seen is away since
+    the match began."""
+    now = now or timezone.now()
+    if is_connected(seat, now):
+        return 0.0
+    since = seat.last_seen or match.created_at
+    return max(0.0, (now - since).total_seconds())
+
+
+def claimable(match: Match, seat: int, now: datetime | None = None) -> bool:
+    """May ``seat`` claim the win? Only in a live match in progress whose player to move,
+    the other seat, has been away longer than CLAIM_AFTER_SECONDS."""
+    if not match.is_active or not is_live(match):
+        return False
+    # Friends at a private table wait for each other: the seed promises that a player can
+    # come back after a break by reopening the link.
+    if match.kind == Match.Kind.PRIVATE:
+        return False
+    if load_state(match).to_act != 1 - seat:
+        return False
+    now = now or timezone.now()
+    deadline = move_deadline(match)
+    if deadline is not None and now > deadline:
+        return True  # here or not, they let their clock run out
+    other = next(s for s in match.seats.all() if s.number == 1 - seat)
+    return away_seconds(match, other, now) > CLAIM_AFTER_SECONDS
+
+
+def latest_offers(match: Match, count: int = 2) -> list[Offer]:
+    """The match's newest offers, newest first: from the offers the door read with the match
+    for a move (a move changes none, and both players' views and the answer need them), else
+    from the database."""
+    read = getattr(match, "_prefetched_objects_cache", {}).get("offers")
+    if read is not None:
+        return sorted(read, key=lambda offer: offer.pk, reverse=True)[:count]
+    return list(match.offers.order_by("-pk")[:count])
+
+
+def live_state(match: Match, seat: int | None) -> dict[str, Any] | None:
+    """What the live parts of a table show (no cards): who is connected, whether the win may
+    be claimed, the open offer, the last answer, and the match that follows this one."""
+    if not is_live(match):
+        return None
+    now = timezone.now()
+    seats = {s.number: s for s in match.seats.all()}
+    offers = latest_offers(match)
+    latest = offers[0] if offers else None
+    follow = next((o.result for o in offers if o.result_id is not None), None)
+    deadline = move_deadline(match)
+    state: dict[str, Any] = {
+        "connected": [is_connected(seats[n], now) for n in (0, 1)],
+        # The move clock: until when the player to move may take their time (null: no clock).
+        "move_deadline": api_time(deadline) if deadline is not None else None,
+        "next": follow.public_id if follow is not None else None,
+        "offer": None,
+        "answered": None,
+        "claimable": False,
+        "active": match.is_active,
+    }
+    if match.kind == Match.Kind.PRIVATE:
+        # A seat taken by a newcomer changes names and the waiting message on every page.
+        state["open"] = [seats[n].is_open for n in (0, 1)]
+        state["names"] = [seats[n].display_name for n in (0, 1)]
+    if latest is not None:
+        data = {"id": latest.pk, "kind": latest.kind, "from_seat": latest.from_seat}
+        if latest.status == Offer.Status.PENDING:
+            state["offer"] = data
+        elif latest.status == Offer.Status.DECLINED:
+            # Shown for a little while, not for the rest of the match (table.js hides it).
+            until = (latest.answered_at or now) + DECLINE_SHOWN
+            state["answered"] = {**data, "status": latest.status, "until": api_time(until)}
+    if seat is not None:
+        state["claimable"] = claimable(match, seat, now)
+        if state["claimable"]:
+            # Why: the move clock ran out, or the player to move is away.
+            late = deadline is not None and now > deadline
+            state["claim_reason"] = "clock" if late else "away"
+    return state
+
+
+def user_at_table(user: AbstractBaseUser | AnonymousUser | None, channel: str, signal: Any) -> None:
+    """A signed-in person's table socket opened, beat or closed: whoever follows presence
+    (the lobby) hears of it."""
+    if user is not None and user.is_authenticated:
+        events.tell(signal, user=user, channel=channel)

@@ -1,0 +1,106 @@
+"""Who reads a match, and what each reader may see of it now.
+
+A reader is a seat (0 or 1), a watcher (``WATCHER``), or nobody (no access: the callers
+answer 404). ``view_for`` is the one answer to "what may this reader see of this match now":
+the engine's view for the seat (or the spectator view), the live state of the table, the
+match's status, the legal actions (none once the match is closed, none out of turn) and why
+the seat's moves are blocked. HTML regions, JSON answers and every websocket frame render
+from it (DESIGN.md principle 8), so a rule lives here and not in one renderer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import gettext as _
+
+from games.engine import player_view as engine_player_view
+from games.engine import spectator_view as engine_spectator_view
+
+from .models import Match, Seat
+from .presence import live_state
+from .states import load_state
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+WATCHER = None
+
+
+def seat_of(match: Match, user: AbstractBaseUser | AnonymousUser | None) -> int | None:
+    """The seat ``user`` holds in ``match`` by their account, or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    return seat_of_account(match, user.pk)
+
+
+def seat_of_account(match: Match, user_id: int) -> int | None:
+    """The seat the account ``user_id`` holds in ``match`` as a player, or None."""
+    for seat in match.seats.all():
+        if seat.user_id == user_id and seat.kind == Seat.Kind.PLAYER:
+            return seat.number
+    return None
+
+
+def can_watch(match: Match, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    """Anyone signed in may watch a lobby match; a private table only if its host allowed
+    watchers (then anyone with the link, account or not); a match against Bea is only for
+    the people in it."""
+    if match.kind == Match.Kind.PRIVATE:
+        return match.table is not None and match.table.allow_spectators
+    return bool(user is not None and user.is_authenticated and match.kind == Match.Kind.LOBBY)
+
+
+def hints_allowed(match: Match) -> bool:
+    """The hint (what Bea would do) is a help against Bea. Between two people it would be a
+    third player at the table, so it is offered there only when both agreed to hints when
+    the match was made (a challenge that proposed them, accepted)."""
+    return bea_seat(match) is not None or match.hints
+
+
+def bea_seat(match: Match) -> Seat | None:
+    for seat in match.seats.all():
+        if seat.kind == Seat.Kind.BEA:
+            return seat
+    return None
+
+
+def view_for(match: Match, seat: int | None) -> dict[str, Any]:
+    """What the reader in ``seat`` (``WATCHER``: someone watching) may see of ``match`` now.
+
+    The engine's ``player_view`` for a seat or its ``spectator_view`` for a watcher, plus
+    ``live`` (presence and offers between two people, else None), ``match_status``, and
+    ``blocked``: why this seat cannot make the moves it would have, or "". A closed match
+    (resigned, abandoned, claimed, restarted) offers nobody a move.
+    """
+    state = load_state(match)
+    view = engine_spectator_view(state) if seat is WATCHER else engine_player_view(state, seat)
+    view["live"] = live_state(match, seat)
+    view["match_status"] = match.status
+    if not match.is_active and view["phase"] != "match_over":
+        view["legal_actions"] = []
+        view["to_act"] = None
+        if "deadwood_after_discard" in view:
+            view["deadwood_after_discard"] = None
+    view["blocked"] = _blocked_reason(view) if seat is not WATCHER else ""
+    return view
+
+
+def _blocked_reason(view: dict[str, Any]) -> str:
+    """At a private table a seat may move only while the other player is connected: why its
+    buttons are disabled now, or "" when they are not. (The server refuses such moves anyway;
+    the page's own connection is left out, as it is still opening when the page first loads.)"""
+    live = view.get("live") or {}
+    if "open" not in live or not view["legal_actions"]:
+        return ""
+    other = 1 - view["seat"]
+    if live["open"][other]:
+        return _(
+            "Waiting for your friend to open the invitation link: play starts when both "
+            "players are at the table."
+        )
+    if not live["connected"][other]:
+        return _("%(name)s is not connected. Moves wait until both players are at the table.") % {
+            "name": live["names"][other]
+        }
+    return ""

@@ -1,0 +1,80 @@
+"""The state of a match, derived from its log, with a small cache of recent states.
+
+A match is its rules, its seed (or stacked first deck) and its ordered actions; the state is
+a pure function of those (DESIGN.md principle 3). Replaying is cheap, but a page, its
+partials, every listener's push and Bea's reply all read the same position, so the latest
+states of recently used matches are kept. That is safe across processes because a cached
+state is only used when its version equals the version in the database.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import transaction
+
+from games.engine import MatchState, Ruleset, apply, new_match
+
+from .models import Match
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZE = 512
+_cache: OrderedDict[int, MatchState] = OrderedDict()
+_lock = threading.Lock()
+_pending = threading.local()
+
+
+def remember(match: Match, state: MatchState) -> MatchState:
+    """Keep ``state`` as the latest of ``match`` (the door calls this after a commit)."""
+    with _lock:  # sockets render in several threads at once
+        _cache[match.pk] = state
+        _cache.move_to_end(match.pk)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return state
+
+
+@contextmanager
+def pending(match: Match, state: MatchState) -> Iterator[None]:
+    """Inside a change's transaction, before it commits: ``state`` is the match's state for
+    this thread only (the subscribers render it), never for other threads. The shared cache
+    learns it only when the change commits, so a change rolled back leaves nothing behind."""
+    # First of the commit's hooks: the pushes that follow find the state cached.
+    transaction.on_commit(lambda: remember(match, state))
+    _pending.states = {**getattr(_pending, "states", {}), match.pk: state}
+    try:
+        yield
+    finally:
+        _pending.states.pop(match.pk, None)
+
+
+def load_state(match: Match) -> MatchState:
+    """The match's current state, derived from its log."""
+    mine = getattr(_pending, "states", {}).get(match.pk)
+    if mine is not None and mine.version == match.version and mine.seed == match.seed:
+        return mine
+    cached = _cache.get(match.pk)
+    # The seed too: a deleted match's primary key can be reused (SQLite, test rollbacks).
+    if cached is not None and cached.version == match.version and cached.seed == match.seed:
+        return cached
+    state = new_match(Ruleset.from_dict(match.rules), seed=match.seed, deck=match.first_deck)
+    # Up to the row's version only: a move committed after the row was read is not part of
+    # the position the caller holds (and would make the two disagree).
+    for action in match.actions.filter(seq__lte=match.version).order_by("seq"):
+        state = apply(state, action.seat, action.payload)
+    if state.version != match.version:
+        log.error(
+            "match %s: log gives version %s, row says %s", match.pk, state.version, match.version
+        )
+    return remember(match, state)
+
+
+def forget_all() -> None:
+    """Drop every cached state (tests that rewrite a match's log behind the door's back)."""
+    with _lock:
+        _cache.clear()

@@ -1,0 +1,17 @@
+"""The table's subscriber: every open table page hears that its match changed.
+
+The group message carries the new version and no card (``{"type": "match.updated"}``); each
+consumer then renders its own reader's view (``games.consumers``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ginsite.pushes import group_send_after_commit
+
+from .events import MatchChanged
+
+
+def on_change(sender: Any, change: MatchChanged, **kwargs: Any) -> None:
+    group_send_after_commit(change.group, {"type": "match.updated", "version": change.version})
