@@ -8,15 +8,13 @@ into JSON by ``ginsite.api``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 import uuid
 from collections.abc import AsyncGenerator
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
-from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db.models import Q
@@ -24,11 +22,14 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema, Status
 
-from games.services import player_stats
-from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, user_of
-from lobby import events
+from games import presence as game_presence
+from games.stats import player_stats
+from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, api_time, user_of
+from ginsite.dbwork import in_thread
+from ginsite.pushes import credentials_group, opened_with
+from lobby import completion, event_feeds, event_log, presence, tokens
 from lobby import services as lobby_services
-from lobby.models import Block, Challenge, Seek, display_name_of, ensure_profile
+from lobby.models import Challenge, Seek, display_name_of, ensure_profile
 
 router = Router()
 
@@ -50,20 +51,54 @@ class Stats(Schema):
     best_hand: int
 
 
+def _completion_field() -> Any:
+    return Field(
+        description=f"Per cent (0-100, rounded down) of the player's last {completion.LAST} "
+        "finished lobby matches that they did not abandon or lose on time (a resignation does "
+        "not count against them); null before their first finished lobby match."
+    )
+
+
 class Me(Person):
     language: str = Field(description="Blank: no preference (the browser decides).")
     stats: Stats
+    completion: int | None = _completion_field()
 
 
 class Player(Person):
     busy: bool = Field(description="Playing a lobby match right now.")
     me: bool
-    blocked: bool = Field(description="You blocked this player.")
+    blocked: bool = Field(
+        description="Always false: players you blocked, and players who blocked you, are not "
+        "listed. Kept so that older clients still find it."
+    )
+    completion: int | None = _completion_field()
 
 
 class PlayerProfile(Person):
     online: bool
     stats: Stats
+    completion: int | None = _completion_field()
+
+
+ReasonName = Literal["later", "rules", "target", "not_interested"]
+ChallengeStatus = Literal["open", "accepted", "declined", "cancelled", "expired"]
+
+
+class CounterOut(Schema):
+    """The rules a challenged player would play instead, sent back with their decline."""
+
+    id: int = Field(
+        description="The proposal is itself a challenge from the player who declined: "
+        "`GET /challenges/{id}` shows it, and `POST /challenges/{id}/accept` takes it as "
+        "`accept-counter` does."
+    )
+    preset: str
+    target: int
+    hints: bool
+    status: ChallengeStatus
+    expires_at: datetime
+    match: str | None = Field(description="The match an accepted proposal started.")
 
 
 class ChallengeOut(Schema):
@@ -73,12 +108,20 @@ class ChallengeOut(Schema):
     challenged: Person
     preset: str
     target: int
-    status: Literal["open", "accepted", "declined", "cancelled", "expired"]
-    reason: Literal["later", "rules", "not_interested"] | None
+    hints: bool = Field(description="Both players may ask for hints in the match.")
+    status: ChallengeStatus
+    reason: ReasonName | None
     created_at: datetime
     expires_at: datetime
     answered_at: datetime | None
     match: str | None = Field(description="The match an accepted challenge started.")
+    counter: CounterOut | None = Field(
+        description="A declined challenge's counter-proposal: what the challenged player "
+        "would play instead (`POST /challenges/{id}/accept-counter` takes it)."
+    )
+    counter_to: int | None = Field(
+        description="This challenge is a counter-proposal: the id of the challenge it declined."
+    )
 
 
 class Challenges(Schema):
@@ -87,13 +130,34 @@ class Challenges(Schema):
 
 
 class ChallengeIn(Body):
-    to: str = Field(description="The username of the player to challenge.", max_length=150)
+    # No NUL: the schema says so too, so that a client (and schemathesis) knows it is refused.
+    to: str = Field(
+        description="The username of the player to challenge.",
+        max_length=150,
+        pattern=r"^[^\x00]*$",
+    )
     preset: Preset = "standard"
     target: Target = 100
+    hints: bool = Field(
+        False,
+        description="Either player may ask what Bea would do (the hint); accepting agrees.",
+    )
+
+
+class CounterIn(Body):
+    """The rules the decliner would play instead; what is left out is kept from the challenge."""
+
+    preset: Preset | None = None
+    target: Target | None = None
 
 
 class DeclineIn(Body):
-    reason: Literal["later", "rules", "not_interested"] = "later"
+    reason: ReasonName = "later"
+    counter: CounterIn | None = Field(
+        None,
+        description="With reason `rules` or `target`: the rules you would play instead. The "
+        "challenger may accept them at once; the reason is set to what they change.",
+    )
 
 
 class SeekOut(Schema):
@@ -151,9 +215,9 @@ def _person(user: Any) -> dict[str, str]:
 def _challenge_for_user(user: Any, pk: int) -> Challenge:
     """A challenge the user sent or received; anyone else's is 404, as if it did not exist."""
     return get_object_or_404(
-        Challenge.objects.select_related(
-            "challenger__profile", "challenged__profile", "match"
-        ).filter(Q(challenger=user) | Q(challenged=user)),
+        Challenge.objects.select_related(*event_feeds.CHALLENGE_RELATED).filter(
+            Q(challenger=user) | Q(challenged=user)
+        ),
         pk=pk,
     )
 
@@ -191,7 +255,12 @@ def me(request: HttpRequest) -> dict[str, Any]:
     """The signed-in player: display name, language and statistics."""
     user = user_of(request)
     profile = ensure_profile(user)
-    return {**_person(user), "language": profile.language, "stats": player_stats(user)}
+    return {
+        **_person(user),
+        "language": profile.language,
+        "stats": player_stats(user),
+        "completion": completion.of(user.pk),
+    }
 
 
 @router.get("/players/online", response={200: list[Player], ERRORS: Error}, tags=["players"])
@@ -199,13 +268,13 @@ def players_online(request: HttpRequest) -> list[dict[str, Any]]:
     """Who is in the lobby now (asking counts as being there, as opening the lobby does)."""
     user = user_of(request)
     lobby_services.seen_over_http(user)
-    online = lobby_services.online_user_ids()
-    busy = lobby_services.busy_user_ids()
-    blocked_me = set(Block.objects.filter(blocked=user).values_list("blocker_id", flat=True))
-    i_blocked = set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
+    # Neither side of a block sees the other (presence.hidden_from, as the HTML lobby).
+    online = presence.online_user_ids() - presence.hidden_from(user.pk)
+    busy = presence.busy_user_ids()
+    completed = completion.of_players(online)
     users = (
         get_user_model()
-        .objects.filter(pk__in=online - blocked_me, is_active=True)
+        .objects.filter(pk__in=online, is_active=True)
         .select_related("profile")
         .order_by("profile__display_name")
     )
@@ -214,7 +283,8 @@ def players_online(request: HttpRequest) -> list[dict[str, Any]]:
             **_person(other),
             "busy": other.pk in busy,
             "me": other.pk == user.pk,
-            "blocked": other.pk in i_blocked,
+            "blocked": False,
+            "completion": completed.get(other.pk),
         }
         for other in users
     ]
@@ -224,10 +294,12 @@ def players_online(request: HttpRequest) -> list[dict[str, Any]]:
 def player(request: HttpRequest, username: str) -> dict[str, Any]:
     """A player's public profile: name, whether they are in the lobby, statistics."""
     other = _player(username)
+    hidden = other.pk in presence.hidden_from(user_of(request).pk)
     return {
         **_person(other),
-        "online": lobby_services.is_online(other.pk),
+        "online": not hidden and presence.is_online(other.pk),
         "stats": player_stats(other),
+        "completion": completion.of(other.pk),
     }
 
 
@@ -243,10 +315,10 @@ def list_challenges(request: HttpRequest) -> dict[str, Any]:
     items = (
         Challenge.objects.filter(Q(challenger=user) | Q(challenged=user))
         .filter(Q(status=Challenge.Status.OPEN) | Q(answered_at__gt=since))
-        .select_related("challenger__profile", "challenged__profile", "match")
+        .select_related(*event_feeds.CHALLENGE_RELATED)
         .order_by("-created_at")[:100]
     )
-    shown = [events.challenge_json(item, user.pk) for item in items]
+    shown = [event_feeds.challenge_json(item, user.pk) for item in items]
     return {
         "incoming": [c for c in shown if c["direction"] == "incoming"],
         "outgoing": [c for c in shown if c["direction"] == "outgoing"],
@@ -263,9 +335,9 @@ def create_challenge(request: HttpRequest, body: ChallengeIn) -> Status:
     ).first()
     if other is None:
         raise ApiError(404, "not_found", "There is no player of that name.")
-    made = lobby_services.challenge(user, other, body.preset, body.target)
+    made = lobby_services.challenge(user, other, body.preset, body.target, body.hints)
     made = _challenge_for_user(user, made.pk)
-    return Status(201, events.challenge_json(made, user.pk))
+    return Status(201, event_feeds.challenge_json(made, user.pk))
 
 
 @router.get(
@@ -273,7 +345,7 @@ def create_challenge(request: HttpRequest, body: ChallengeIn) -> Status:
 )
 def get_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
     user = user_of(request)
-    return events.challenge_json(_challenge_for_user(user, challenge_id), user.pk)
+    return event_feeds.challenge_json(_challenge_for_user(user, challenge_id), user.pk)
 
 
 @router.post(
@@ -289,7 +361,7 @@ def accept_challenge(request: HttpRequest, challenge_id: int) -> Status:
     match = lobby_services.accept_challenge(item, user)
     item = _challenge_for_user(user, challenge_id)
     return Status(
-        201, {"match": match.public_id, "challenge": events.challenge_json(item, user.pk)}
+        201, {"match": match.public_id, "challenge": event_feeds.challenge_json(item, user.pk)}
     )
 
 
@@ -301,11 +373,36 @@ def accept_challenge(request: HttpRequest, challenge_id: int) -> Status:
 def decline_challenge(
     request: HttpRequest, challenge_id: int, body: DeclineIn | None = None
 ) -> dict[str, Any]:
-    """Decline a challenge to you, with a reason the challenger sees."""
+    """Decline a challenge to you, with a reason the challenger sees, and perhaps a
+    counter-proposal: the rules you would play instead."""
     user = user_of(request)
     item = _challenge_for_user(user, challenge_id)
-    lobby_services.decline_challenge(item, user, (body or DeclineIn()).reason)
-    return events.challenge_json(_challenge_for_user(user, challenge_id), user.pk)
+    counter = body.counter if body else None
+    lobby_services.decline_challenge(
+        item,
+        user,
+        body.reason if body else "later",
+        lobby_services.Proposal(counter.preset, counter.target) if counter else None,
+    )
+    return event_feeds.challenge_json(_challenge_for_user(user, challenge_id), user.pk)
+
+
+@router.post(
+    "/challenges/{challenge_id}/accept-counter",
+    response={201: Started, ERRORS: Error},
+    tags=["challenges"],
+)
+def accept_counter(request: HttpRequest, challenge_id: int) -> Status:
+    """Accept the counter-proposal a challenge of yours was declined with: the match starts
+    at once with the proposed rules (the player who proposed them plays first)."""
+    user = user_of(request)
+    item = _challenge_for_user(user, challenge_id)
+    lobby_services.seen_over_http(user)
+    match = lobby_services.accept_counter(item, user)
+    item = _challenge_for_user(user, challenge_id)
+    return Status(
+        201, {"match": match.public_id, "challenge": event_feeds.challenge_json(item, user.pk)}
+    )
 
 
 @router.post(
@@ -318,7 +415,7 @@ def cancel_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
     user = user_of(request)
     item = _challenge_for_user(user, challenge_id)
     lobby_services.cancel_challenge(item, user)
-    return events.challenge_json(_challenge_for_user(user, challenge_id), user.pk)
+    return event_feeds.challenge_json(_challenge_for_user(user, challenge_id), user.pk)
 
 
 # --- Seeks --------------------------------------------------------------------------------------
@@ -330,8 +427,7 @@ def list_seeks(request: HttpRequest) -> list[dict[str, Any]]:
     user = user_of(request)
     lobby_services.seen_over_http(user)
     lobby_services.sweep()
-    hidden = set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
-    hidden |= set(Block.objects.filter(blocked=user).values_list("blocker_id", flat=True))
+    hidden = presence.hidden_from(user.pk)
     seeks = (
         Seek.objects.filter(status=Seek.Status.OPEN)
         .exclude(poster_id__in=hidden)
@@ -377,74 +473,162 @@ def cancel_seek(request: HttpRequest, seek_id: int) -> dict[str, Any]:
 # A line every this many seconds while nothing else is sent, so proxies and clients can tell a
 # quiet stream from a dead one. Also how often the stream keeps its player in the lobby.
 KEEPALIVE_SECONDS = 10.0
+# A stream says how many are online at most this often, and only when it changed.
+PRESENCE_EVERY = 5.0
 
 
 class EventQuery(Schema):
     since: int | None = Field(
         None, ge=0, description="The last event number you have; omitted: only new events."
     )
-    limit: int = Field(100, ge=1, le=events.BATCH)
+    limit: int = Field(100, ge=1, le=event_log.BATCH)
+
+
+class StreamQuery(Schema):
+    since: int | None = Field(
+        None, ge=0, description="The last event number you have; omitted: only new events."
+    )
+    presence: bool = Field(
+        True,
+        description="Send a `presence` line (how many are online) when that changed, at most "
+        "every 5 seconds; false: none.",
+    )
 
 
 @router.get("/events", response={200: EventPage, ERRORS: Error}, tags=["events"])
 def list_events(request: HttpRequest, query: Query[EventQuery]) -> dict[str, Any]:
     """Your events after ``since`` (oldest first, at most ``limit``): for clients that poll."""
     user = user_of(request)
-    since = events.last_seq(user.pk) if query.since is None else query.since
-    found = events.fetch(user.pk, since, query.limit)
-    return {"hello": events.hello(user.pk, since), "events": events.deliver(user, found)}
+    since = event_log.last_seq(user.pk) if query.since is None else query.since
+    found = event_log.fetch(user.pk, since, query.limit)
+    return {"hello": event_log.hello(user.pk, since), "events": event_log.deliver(user, found)}
 
 
 def _line(item: dict[str, Any]) -> bytes:
     return (json.dumps(item, separators=(",", ":"), default=str) + "\n").encode()
 
 
-async def event_lines(user: Any, since: int | None, presence: str) -> AsyncGenerator[bytes, None]:
+async def event_lines(
+    user: Any,
+    since: int | None,
+    presence_row: str,
+    *,
+    credential: tuple[str, Any] = ("token", None),
+    with_presence: bool = True,
+) -> AsyncGenerator[bytes, None]:
     """The stream of one player: hello, what they missed after ``since``, then live events as
-    they are announced on the player's group, and a keep-alive line whenever it is quiet.
+    they are announced on the player's group, a ``presence`` line (how many are online) at
+    most every PRESENCE_EVERY seconds when that changed, and a keep-alive line whenever it is
+    quiet.
 
     Shared by the NDJSON response and the websocket consumer (``lobby.stream``). While it
-    runs, the player counts as in the lobby (``presence`` is its presence row's name)."""
+    runs, the player counts as in the lobby (``presence_row`` is its presence row's name). It
+    ends when the token or session it was opened with (``credential``) ends."""
     layer = get_channel_layer()
-    group = events.group_name(user.pk)
+    groups = (event_log.group_name(user.pk), credentials_group(user.pk))
     channel = await layer.new_channel() if layer is not None else ""
     if layer is not None:
-        await layer.group_add(group, channel)
+        for group in groups:
+            await layer.group_add(group, channel)
     try:
-        await sync_to_async(lobby_services.seen)(user, presence)
-        start = since if since is not None else await sync_to_async(events.last_seq)(user.pk)
-        yield _line(await sync_to_async(events.hello)(user.pk, start))
+        await in_thread(_here)(user, presence_row)
+        start = since if since is not None else await in_thread(event_log.last_seq)(user.pk)
+        yield _line(await in_thread(event_log.hello)(user.pk, start))
         cursor = start
         last_beat = time.monotonic()
+        presence_shown = 0.0
+        presence_due = 0.0
+        pushed: dict[str, Any] | None = None
         while True:
-            # Everything not yet sent, in batches, before waiting for the next announcement.
-            while True:
-                batch = await sync_to_async(_next_batch)(user, cursor)
-                for item in batch:
-                    cursor = max(cursor, item["seq"])
-                    yield _line(item)
-                if len(batch) < events.BATCH:
-                    break
-            woke = False
-            if layer is not None:
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(layer.receive(channel), timeout=KEEPALIVE_SECONDS)
-                    woke = True
+            if pushed is not None and pushed["seq"] == cursor + 1:
+                # The next event came with its wake-up, as it is delivered: no read needed.
+                cursor = pushed["seq"]
+                yield _line(pushed)
             else:
-                await asyncio.sleep(KEEPALIVE_SECONDS)
+                # Everything not yet sent, in batches, before waiting for the next one.
+                while True:
+                    batch = await in_thread(_next_batch)(user, cursor)
+                    for item in batch:
+                        cursor = max(cursor, item["seq"])
+                        yield _line(item)
+                    if len(batch) < event_log.BATCH:
+                        break
+            if with_presence and time.monotonic() >= presence_due:
+                note = await in_thread(presence.snapshot)()
+                if note is not None and note["at"] > presence_shown:
+                    presence_shown, presence_due = note["at"], time.monotonic() + PRESENCE_EVERY
+                    at = datetime.fromtimestamp(note["at"], tz=UTC)
+                    yield _line({"type": "presence", "online": note["online"], "at": api_time(at)})
+            try:
+                news = await _wait_for_news(layer, channel, cursor, credential)
+            except CredentialsEnded:
+                return
+            pushed = news.get("line") if news is not None else None
             if time.monotonic() - last_beat >= KEEPALIVE_SECONDS:
                 last_beat = time.monotonic()
-                await sync_to_async(lobby_services.heartbeat)(user, presence)
-            if not woke:
+                await in_thread(_still_here)(user, presence_row)
+            if news is None:
                 yield _line({"type": "keepalive", "last_seq": cursor})
     finally:
         if layer is not None:
-            await layer.group_discard(group, channel)
-        await sync_to_async(lobby_services.left)(presence)
+            for group in groups:
+                await layer.group_discard(group, channel)
+        await in_thread(lobby_services.left)(presence_row)
+
+
+class CredentialsEnded(Exception):  # noqa: N818 - a state, not an error of the stream
+    """The token or session the stream was opened with was revoked or signed out."""
+
+
+async def _wait_for_news(
+    layer: Any, channel: str, cursor: int, credential: tuple[str, Any]
+) -> dict[str, Any] | None:
+    """Wait up to KEEPALIVE_SECONDS for an event numbered past ``cursor``: its wake-up
+    message, or None if none came. Wake-ups of events already sent (several events read in
+    one batch each announce themselves) are taken off the channel without reading the
+    database again. Raises ``CredentialsEnded`` when the stream's token or session ends."""
+    if layer is None:
+        await asyncio.sleep(KEEPALIVE_SECONDS)
+        return None
+    deadline = time.monotonic() + KEEPALIVE_SECONDS
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        try:
+            message: dict[str, Any] = await asyncio.wait_for(layer.receive(channel), timeout=left)
+        except TimeoutError:
+            return None
+        if message.get("type") == "credentials.ended":
+            if opened_with(message, credential):
+                raise CredentialsEnded
+            continue
+        if message.get("seq", cursor + 1) > cursor:
+            return message
+
+
+def _here(user: Any, presence_row: str) -> None:
+    """An open stream is its player being here: in the lobby, and at each of their tables."""
+    lobby_services.seen(user, presence_row)
+    game_presence.player_active(user.pk)
+
+
+def _still_here(user: Any, presence_row: str) -> None:
+    lobby_services.heartbeat(user, presence_row)
+    game_presence.player_active(user.pk)
+
+
+def _credential(request: HttpRequest) -> tuple[str, Any]:
+    """What the request signed in with: ``("token", id)`` or ``("session", key)``."""
+    secret = tokens.bearer(request.headers.get("Authorization"))
+    if secret is not None:
+        token = tokens.authenticate_request(request, secret)
+        return ("token", token.pk if token is not None else None)
+    return ("session", request.session.session_key)
 
 
 def _next_batch(user: Any, cursor: int) -> list[dict[str, Any]]:
-    return events.deliver(user, events.fetch(user.pk, cursor))
+    return event_log.deliver(user, event_log.fetch(user.pk, cursor))
 
 
 @router.get(
@@ -456,20 +640,25 @@ def _next_batch(user: Any, cursor: int) -> list[dict[str, Any]]:
             200: {
                 "description": (
                     "Newline-delimited JSON, one object a line, never ending: a `hello` line, "
-                    "the events after `since`, then live events, and a `keepalive` line "
-                    "every 10 seconds of quiet."
+                    "the events after `since`, then live events, a `presence` line (how "
+                    "many are online) at most every 5 seconds when that changed, and a "
+                    "`keepalive` line every 10 seconds of quiet."
                 ),
                 "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
             }
         }
     },
 )
-async def event_stream(request: HttpRequest, query: Query[EventQuery]) -> StreamingHttpResponse:
+async def event_stream(request: HttpRequest, query: Query[StreamQuery]) -> StreamingHttpResponse:
     """Your events as NDJSON, for clients without websockets (``/ws/events/`` is the same)."""
     user = user_of(request)
-    presence = f"api-stream:{user.pk}:{uuid.uuid4().hex}"
+    row = f"api-stream:{user.pk}:{uuid.uuid4().hex}"
+    lines = event_lines(
+        user, query.since, row, credential=_credential(request), with_presence=query.presence
+    )
     response = StreamingHttpResponse(
-        event_lines(user, query.since, presence), content_type="application/x-ndjson"
+        lines,
+        content_type="application/x-ndjson",
     )
     # Proxies (nginx) must pass lines on at once rather than buffer them.
     response["Cache-Control"] = "no-cache"

@@ -8,4 +8,9 @@ class LobbyConfig(AppConfig):
     name = "lobby"
 
     def ready(self) -> None:
-        from lobby import signals  # noqa: F401  (connects the receivers)
+        from lobby import (
+            signals,  # noqa: F401  (connects the receivers)
+            subscribers,
+        )
+
+        subscribers.connect()

@@ -8,12 +8,13 @@ and lets the lobby sweep out players whose sockets died without a close.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
+import time
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import HttpRequest
@@ -22,6 +23,9 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from ginsite.dbwork import in_thread
+from ginsite.pushes import credentials_group, opened_with
+from ginsite.sockets import OwnedTasksMixin
 from lobby import regions, services
 
 log = logging.getLogger(__name__)
@@ -30,6 +34,8 @@ log = logging.getLogger(__name__)
 CSRF_SECRET = re.compile(r"^[a-zA-Z0-9]{32}$")
 # Bigger than any heartbeat, far smaller than daphne's 1 MiB frame limit.
 MAX_FRAME = 4096
+# A lobby page gets at most one update this often, however busy the lobby.
+PUSH_EVERY_SECONDS = 1.0
 
 
 def _scope_request(scope: dict[str, Any]) -> HttpRequest:
@@ -42,8 +48,14 @@ def _scope_request(scope: dict[str, Any]) -> HttpRequest:
     return request
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
     user: Any = None
+    flusher: asyncio.Task[None] | None = None
+    pushed_at = 0.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pending: set[str] = set()
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -52,12 +64,18 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await self.close(code=4401)
             return
         self.user = user
-        self.joined = [services.LOBBY_GROUP, services.user_group(user.pk)]
+        # The user's credentials group: signing out in this browser closes the page's socket.
+        self.joined = [
+            services.LOBBY_GROUP,
+            services.user_group(user.pk),
+            credentials_group(user.pk),
+        ]
+        self.session_key = getattr(self.scope.get("session"), "session_key", None)
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        self.language, self.csrf_token = await database_sync_to_async(self._page_settings)()
-        await database_sync_to_async(services.seen)(user, self.channel_name)
+        self.language, self.csrf_token = await in_thread(self._page_settings)()
+        await in_thread(services.seen)(user, self.channel_name)
         # Catch up: anything that changed between rendering the page and this connection
         # (or while a dropped connection was away) is in the fresh regions.
         await self._push(services.REGIONS)
@@ -65,9 +83,11 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.user is None:
             return
+        if self.flusher is not None:
+            self.flusher.cancel()
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
-        await database_sync_to_async(services.left)(self.channel_name)
+        await in_thread(services.left)(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message: Any = None
@@ -82,14 +102,29 @@ class LobbyConsumer(AsyncWebsocketConsumer):
                 text = _("The lobby did not understand that message.")
             await self._notice(text)
             return
-        await database_sync_to_async(services.heartbeat)(self.user, self.channel_name)
+        await in_thread(services.heartbeat)(self.user, self.channel_name)
 
     # --- Group events -------------------------------------------------------------------------
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        names = [name for name in event.get("regions", ()) if name in services.REGIONS]
-        if names:
+        """Regions changed: push them, at most once every PUSH_EVERY_SECONDS however many
+        players come and go (the changes in between are gathered into one push)."""
+        self.pending.update(name for name in event.get("regions", ()) if name in services.REGIONS)
+        if self.pending and (self.flusher is None or self.flusher.done()):
+            self.flusher = self.start_task(self._push_pending())
+
+    async def _push_pending(self) -> None:
+        while self.pending:
+            wait = self.pushed_at + PUSH_EVERY_SECONDS - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            names = [name for name in services.REGIONS if name in self.pending]
+            self.pending.clear()
             await self._push(names)
+
+    async def credentials_ended(self, event: dict[str, Any]) -> None:
+        if opened_with(event, ("session", self.session_key)):
+            await self.close(code=4401)
 
     async def lobby_redirect(self, event: dict[str, Any]) -> None:
         html = format_html(
@@ -119,7 +154,8 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             )
 
     async def _push(self, names: list[str] | tuple[str, ...]) -> None:
-        html = await database_sync_to_async(self._render)(names)
+        self.pushed_at = time.monotonic()
+        html = await in_thread(self._render)(names)
         await self.send(text_data=html)
 
     async def _notice(self, message: str) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from typing import Any
 
 from allauth.account.forms import SignupForm as AllauthSignupForm
@@ -13,59 +11,48 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from lobby.models import (
-    DISPLAY_NAME_MAX,
-    DISPLAY_NAME_MIN,
-    HAS_WORD_CHAR,
-    RESERVED_NAMES,
-    Profile,
-    display_name_taken,
-)
+from ginsite import names
+from lobby.models import Profile, display_name_clash
 
-_WHITESPACE_RUN = re.compile(r"\s+")
+_PROBLEMS = {
+    "too_short": _("A display name needs at least %(min)d characters."),
+    "too_long": _("A display name can have at most %(max)d characters."),
+    "invisible": _("A display name cannot contain invisible, blank or control characters."),
+    "no_letters": _("A display name needs at least one letter or digit."),
+    "reserved": _("“%(name)s” is reserved. Please choose another name."),
+}
 
 
 def clean_display_name(value: str, *, user_id: int | None = None) -> str:
     """The display name as it will be stored, or a ValidationError saying what is wrong.
 
     Runs of spaces collapse to one, so "Al  ice" and "Al ice" cannot be two different players
-    who look the same. `user_id` is the user keeping their own name (Settings).
+    who look the same, and a name that looks like another player's (``names.key``) is refused
+    as taken. `user_id` is the user keeping their own name (Settings).
     """
-    name = _WHITESPACE_RUN.sub(" ", unicodedata.normalize("NFC", value)).strip()
-    if len(name) < DISPLAY_NAME_MIN:
+    name = names.normalise(value)
+    code = names.problem(name)
+    if code is not None:
         raise forms.ValidationError(
-            _("A display name needs at least %(min)d characters."),
-            code="too_short",
-            params={"min": DISPLAY_NAME_MIN},
+            _PROBLEMS[code],
+            code=code,
+            params={"min": names.MIN_CHARS, "max": names.MAX_CHARS, "name": name},
         )
-    if len(name) > DISPLAY_NAME_MAX:
-        raise forms.ValidationError(
-            _("A display name can have at most %(max)d characters."),
-            code="too_long",
-            params={"max": DISPLAY_NAME_MAX},
-        )
-    # Control and invisible format characters (zero-width spaces...) would let two names
-    # look identical on screen.
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise forms.ValidationError(
-            _("A display name cannot contain invisible or control characters."),
-            code="invisible",
-        )
-    if not HAS_WORD_CHAR.search(name):
-        raise forms.ValidationError(
-            _("A display name needs at least one letter or digit."), code="no_letters"
-        )
-    if name.lower() in RESERVED_NAMES:
-        raise forms.ValidationError(
-            _("“%(name)s” is reserved. Please choose another name."),
-            code="reserved",
-            params={"name": name},
-        )
-    if display_name_taken(name, exclude_user_id=user_id):
+    other = display_name_clash(name, exclude_user_id=user_id)
+    if other is not None and other.casefold() == name.casefold():
         raise forms.ValidationError(
             _("“%(name)s” is already taken. Please choose another name."),
             code="taken",
             params={"name": name},
+        )
+    if other is not None:
+        raise forms.ValidationError(
+            _(
+                "“%(name)s” looks like “%(other)s”, the name of another player. "
+                "Please choose another name."
+            ),
+            code="looks_taken",
+            params={"name": name, "other": other},
         )
     return name
 
@@ -76,9 +63,9 @@ def _display_name_field() -> forms.CharField:
     return forms.CharField(
         label=_("Display name"),
         help_text=_("What other players see: %(min)d to %(max)d characters.")
-        % {"min": DISPLAY_NAME_MIN, "max": DISPLAY_NAME_MAX},
+        % {"min": names.MIN_CHARS, "max": names.MAX_CHARS},
         widget=forms.TextInput(
-            attrs={"maxlength": DISPLAY_NAME_MAX, "autocomplete": "nickname"},
+            attrs={"maxlength": names.MAX_CHARS, "autocomplete": "nickname"},
         ),
     )
 
@@ -123,7 +110,7 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ["display_name", "language"]
+        fields = ["display_name", "language", "four_colour_deck", "sound_on"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -2,59 +2,79 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
-DISPLAY_NAME_MIN = 2
-DISPLAY_NAME_MAX = 24
-# Names nobody may take, compared case-insensitively: "Bea" is the computer opponent.
-RESERVED_NAMES = frozenset({"bea"})
-
-# A display name must contain at least one letter or digit, not only spaces or punctuation.
-HAS_WORD_CHAR = re.compile(r"[^\W_]")
+from ginsite import names
 
 
 class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
-    display_name = models.CharField(_("display name"), max_length=DISPLAY_NAME_MAX)
+    display_name = models.CharField(_("display name"), max_length=names.MAX_CHARS)
+    # ``names.key(display_name)``, kept by ``save``: two names that look alike have the same
+    # key, and the unique constraint below keeps the second one out, even when two sign-ups
+    # race past the form's check.
+    # Text: NFKC and the skeleton may make a name of 24 characters many times longer.
+    name_key = models.TextField(editable=False)
     # Blank means "no preference": the cookie or the Accept-Language header decides.
     language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
+    # The table's look and sound, kept with the account so every device gets them.
+    four_colour_deck = models.BooleanField(
+        _("four-colour deck"),
+        default=False,
+        help_text=_("Clubs green and diamonds blue, so no two suits share a colour."),
+    )
+    sound_on = models.BooleanField(_("sound at the table"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("display_name"), name="display_name_unique_ci"),
+            models.UniqueConstraint(fields=["name_key"], name="display_name_unique_look"),
         ]
 
     def __str__(self) -> str:
         return self.display_name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = names.key(self.display_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "display_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
-def display_name_taken(name: str, exclude_user_id: int | None = None) -> bool:
-    """Whether another user already has this display name, ignoring case."""
-    others = Profile.objects.filter(display_name__iexact=name)
+
+def display_name_clash(name: str, exclude_user_id: int | None = None) -> str | None:
+    """The display name of another user whose name is this one (ignoring case) or looks like
+    it (``names.key``), or None."""
+    others = Profile.objects.filter(Q(display_name__iexact=name) | Q(name_key=names.key(name)))
     if exclude_user_id is not None:
         others = others.exclude(user_id=exclude_user_id)
-    return others.exists()
+    return others.values_list("display_name", flat=True).first()
+
+
+def display_name_taken(name: str, exclude_user_id: int | None = None) -> bool:
+    """Whether another user already has this display name, or one that looks like it."""
+    return display_name_clash(name, exclude_user_id) is not None
 
 
 def free_display_name(username: str) -> str:
     """A display name derived from the username that nobody has yet: alice, alice2, alice3..."""
-    base = username.strip()[: DISPLAY_NAME_MAX - 4]
-    if len(base) < DISPLAY_NAME_MIN or not HAS_WORD_CHAR.search(base):
+    base = names.normalise(username)[: names.MAX_CHARS - 4]
+    if names.problem(base) not in (None, "reserved"):
         base = "player"
     candidate = base
     n = 1
-    while candidate.lower() in RESERVED_NAMES or display_name_taken(candidate):
+    while names.problem(candidate) is not None or display_name_taken(candidate):
         n += 1
         candidate = f"{base}{n}"
     return candidate
@@ -134,6 +154,7 @@ class Challenge(models.Model):
     class Reason(models.TextChoices):
         LATER = "later", _("Maybe later")
         RULES = "rules", _("Different rules, please")
+        TARGET = "target", _("Different target, please")
         NOT_INTERESTED = "not_interested", _("Not interested")
 
     challenger = models.ForeignKey(
@@ -144,6 +165,8 @@ class Challenge(models.Model):
     )
     preset = models.CharField(max_length=16)
     target = models.PositiveSmallIntegerField()
+    # The challenger proposes hints for both players; accepting the challenge agrees to them.
+    hints = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     reason = models.CharField(max_length=16, choices=Reason.choices, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -151,6 +174,12 @@ class Challenge(models.Model):
     answered_at = models.DateTimeField(null=True, blank=True)
     match = models.ForeignKey(
         "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # A counter-proposal is itself a challenge, back from the player who declined ``counter_to``
+    # with the rules they would play: it expires, is accepted once and is refused exactly like
+    # any other challenge. The declined challenge reaches it as ``counter``.
+    counter_to = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="counter"
     )
 
     class Meta:

@@ -21,8 +21,8 @@ from django.utils.translation import gettext_lazy as _
 from games.forms import PRESET_NAMES
 from games.models import Match, Seat
 from games.services import TARGETS
-from lobby import services
-from lobby.models import Block, Challenge, Seek, display_name_of
+from lobby import completion, presence, services
+from lobby.models import Challenge, Seek, display_name_of
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -32,6 +32,7 @@ TEMPLATE = "lobby/lobby.html"
 REASON_TEXT = {
     Challenge.Reason.LATER.value: _("maybe later"),
     Challenge.Reason.RULES.value: _("different rules, please"),
+    Challenge.Reason.TARGET.value: _("different target, please"),
     Challenge.Reason.NOT_INTERESTED.value: _("not interested"),
 }
 
@@ -50,24 +51,18 @@ def _stats(user_ids: Iterable[int]) -> dict[int, dict[str, int]]:
     return {row["user_id"]: {"played": row["played"], "won": row["won"]} for row in rows}
 
 
-def _blocks(user: AbstractBaseUser) -> tuple[set[int], set[int]]:
-    """Whom ``user`` blocked, and who blocked ``user``."""
-    mine = set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
-    theirs = set(Block.objects.filter(blocked=user).values_list("blocker_id", flat=True))
-    return mine, theirs
-
-
-def _rules_label(preset: str, target: int) -> str:
-    return str(
+def rules_label(preset: str, target: int, hints: bool = False) -> str:
+    label = str(
         _("%(preset)s to %(target)s")
         % {"preset": PRESET_NAMES.get(preset, preset), "target": target}
     )
+    return str(_("%(rules)s, with hints") % {"rules": label}) if hints else label
 
 
 def players_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
-    online = services.online_user_ids(now)
-    busy = services.busy_user_ids(now)
-    i_blocked, _blocked_me = _blocks(user)
+    # Neither side of a block sees the other (presence.hidden_from, as the API).
+    online = presence.online_user_ids(now) - presence.hidden_from(user.pk)
+    busy = presence.busy_user_ids(now)
     users = (
         get_user_model()
         .objects.filter(pk__in=online, is_active=True)
@@ -75,6 +70,7 @@ def players_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
         .order_by("profile__display_name")
     )
     stats = _stats(online)
+    completed = completion.of_players(online)
     players = []
     for other in users:
         row = stats.get(other.pk, {"played": 0, "won": 0})
@@ -87,28 +83,35 @@ def players_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
                 "busy": other.pk in busy,
                 "played": row["played"],
                 "won": row["won"],
-                "blocked": other.pk in i_blocked,
+                "completion": completed.get(other.pk),
             }
         )
     # Me first, then everyone by name: the list is for finding someone else.
     players.sort(key=lambda p: (not p["is_me"], p["name"].lower()))
-    return {"players": players, "me_busy": user.pk in busy}
+    return {"players": players, "me_busy": user.pk in busy, "completion_last": completion.LAST}
 
 
 def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
-    online = services.online_user_ids(now)
+    online = presence.online_user_ids(now)
     base = Challenge.objects.select_related("challenger__profile", "challenged__profile")
+    # A counter-proposal to this player is shown with the challenge it answers (below).
     incoming = [
         c
-        for c in base.filter(challenged=user, status=Challenge.Status.OPEN, expires_at__gt=now)
+        for c in base.filter(
+            challenged=user, status=Challenge.Status.OPEN, expires_at__gt=now, counter_to=None
+        )
         if c.challenger_id in online
     ]
     # The challenger sees their open challenges, and for a while what became of the others.
-    sent = base.filter(challenger=user).filter(
-        Q(status=Challenge.Status.OPEN, expires_at__gt=now)
-        | Q(
-            status__in=[Challenge.Status.DECLINED, Challenge.Status.EXPIRED],
-            answered_at__gt=now - services.ANSWER_SHOWN,
+    sent = (
+        base.select_related("counter")
+        .filter(challenger=user)
+        .filter(
+            Q(status=Challenge.Status.OPEN, expires_at__gt=now)
+            | Q(
+                status__in=[Challenge.Status.DECLINED, Challenge.Status.EXPIRED],
+                answered_at__gt=now - services.ANSWER_SHOWN,
+            )
         )
     )
     outgoing = []
@@ -117,9 +120,12 @@ def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             {
                 "challenge": c,
                 "name": display_name_of(c.challenged),
-                "rules": _rules_label(c.preset, c.target),
+                "rules": rules_label(c.preset, c.target, c.hints),
                 "open": c.status == Challenge.Status.OPEN,
                 "reason": REASON_TEXT.get(c.reason, ""),
+                # This row is itself a counter-proposal of this player's.
+                "proposal": c.counter_to_id is not None,
+                "counter": _counter_context(c, online, now),
             }
         )
     return {
@@ -127,8 +133,11 @@ def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             {
                 "challenge": c,
                 "name": display_name_of(c.challenger),
-                "rules": _rules_label(c.preset, c.target),
+                "rules": rules_label(c.preset, c.target, c.hints),
                 "seconds_left": max(0, int((c.expires_at - now).total_seconds())),
+                # lobby.js counts down from this.
+                "expires": c.expires_at.isoformat(),
+                "form_id": f"counter-{c.pk}",
             }
             for c in incoming
         ],
@@ -137,10 +146,29 @@ def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     }
 
 
+def _counter_context(item: Challenge, online: set[int], now: datetime) -> dict[str, Any] | None:
+    """The counter-proposal a declined challenge came back with, for its challenger."""
+    try:
+        counter = item.counter
+    except Challenge.DoesNotExist:
+        return None
+    is_open = (
+        counter.status == Challenge.Status.OPEN
+        and counter.expires_at > now
+        and counter.challenger_id in online
+    )
+    return {
+        "challenge": counter,
+        "rules": rules_label(counter.preset, counter.target, counter.hints),
+        "open": is_open,
+        "seconds_left": max(0, int((counter.expires_at - now).total_seconds())),
+        "expires": counter.expires_at.isoformat(),
+    }
+
+
 def seeks_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
-    online = services.online_user_ids(now)
-    i_blocked, blocked_me = _blocks(user)
-    hidden = i_blocked | blocked_me
+    online = presence.online_user_ids(now)
+    hidden = presence.hidden_from(user.pk)
     seeks = []
     mine = None
     for seek in Seek.objects.filter(status=Seek.Status.OPEN).select_related("poster__profile"):
@@ -152,7 +180,7 @@ def seeks_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             {
                 "seek": seek,
                 "name": display_name_of(seek.poster),
-                "rules": _rules_label(seek.preset, seek.target),
+                "rules": rules_label(seek.preset, seek.target),
                 "mine": seek.poster_id == user.pk,
             }
         )
@@ -164,7 +192,7 @@ def matches_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
         Match.objects.filter(
             kind=Match.Kind.LOBBY,
             status=Match.Status.ACTIVE,
-            updated_at__gt=now - services.MATCH_IDLE,
+            updated_at__gt=now - presence.MATCH_IDLE,
         )
         .prefetch_related("seats__user__profile")
         .order_by("-updated_at")[:50]

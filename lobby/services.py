@@ -2,7 +2,11 @@
 
 Every change is made in a transaction that re-checks the row it changes (a conditional update,
 so two accepts of one seek cannot both win, even on SQLite without row locks), and only after
-the commit tells the ``lobby`` group which regions changed. The group message names regions and
+the commit tells the ``lobby`` group which regions changed. A change that may seat players
+(an accept) or hand them something to accept (a challenge, a seek) first locks those players'
+rows, in one order (``games.services.lock_players``), and only then checks whether they are
+free: two accepts of one player queue instead of deadlocking, and the second one is refused
+(409) because the first one seated the player. The group message names regions and
 nothing else; each consumer renders them for its own user. A match is only ever created through
 ``games.services.create_match``.
 """
@@ -12,29 +16,30 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import Match, Seat
-from games.services import MoveRefused, SeatSpec, create_match, ruleset
-from lobby import events
+from games.services import MoveRefused, SeatSpec, create_match, lock_players, ruleset
+from ginsite import limits
+from ginsite.pushes import group_send_after_commit
+from lobby import event_feeds, presence
 from lobby.models import Block, Challenge, Presence, Seek, display_name_of
+from lobby.presence import PRESENCE_TTL, busy_user_ids, hidden_from, is_online, online_user_ids
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
 log = logging.getLogger(__name__)
 
-# A page that has not said anything for this long is gone, whether or not its close arrived.
-PRESENCE_TTL = timedelta(seconds=45)
 # The page's heartbeat: well inside the TTL, so one lost beat does not drop anybody.
 HEARTBEAT_SECONDS = 20
 # A cleanly closed page keeps counting this long, so that a reload (close, then connect a
@@ -45,9 +50,6 @@ SWEEP_EVERY_SECONDS = 10
 CHALLENGE_TTL = timedelta(minutes=2)
 # How long a challenger keeps seeing that their challenge was declined or expired.
 ANSWER_SHOWN = timedelta(minutes=10)
-# A lobby match nobody has moved in for this long no longer counts as "in a match": two players
-# who walked away from a table must not be barred from the lobby for ever.
-MATCH_IDLE = timedelta(minutes=30)
 
 LOBBY_GROUP = "lobby"
 REGIONS: tuple[str, ...] = ("players", "challenges", "seeks", "matches")
@@ -77,38 +79,32 @@ class Conflict(Refused):
     status = 409
 
 
+class TooMany(Refused):
+    """Too many of something in a short while; ``retry_after`` is the seconds to wait."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 # --- Telling the lobby ------------------------------------------------------------------------
-
-
-def _group_send(group: str, message: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # a dead channel layer must never undo a committed change
-        log.exception("could not send %s to %s", message.get("type"), group)
 
 
 def publish(regions: Iterable[str]) -> None:
     """After the commit, tell every lobby page which regions to re-render."""
     message = {"type": "lobby.changed", "regions": sorted(set(regions))}
-    transaction.on_commit(lambda: _group_send(LOBBY_GROUP, message))
+    group_send_after_commit(LOBBY_GROUP, message)
     if "players" in message["regions"]:
-        events.presence_changed()
+        transaction.on_commit(presence.note_change, robust=True)
 
 
 def send_to_match(user_ids: Iterable[int], match: Match) -> None:
     """After the commit, send each of these users' lobby pages to the match's table."""
     url = reverse("games:table", args=[match.public_id])
-    groups = [user_group(user_id) for user_id in set(user_ids)]
-
-    def send() -> None:
-        for group in groups:
-            _group_send(group, {"type": "lobby.redirect", "url": url})
-
-    transaction.on_commit(send)
-    events.match_started(match)
+    for user_id in set(user_ids):
+        group_send_after_commit(user_group(user_id), {"type": "lobby.redirect", "url": url})
 
 
 # --- Presence ---------------------------------------------------------------------------------
@@ -116,18 +112,6 @@ def send_to_match(user_ids: Iterable[int], match: Match) -> None:
 
 def _now() -> datetime:
     return timezone.now()
-
-
-def online_user_ids(now: datetime | None = None) -> set[int]:
-    cutoff = (now or _now()) - PRESENCE_TTL
-    return set(
-        Presence.objects.filter(last_seen__gt=cutoff).values_list("user_id", flat=True).distinct()
-    )
-
-
-def is_online(user_id: int, now: datetime | None = None) -> bool:
-    cutoff = (now or _now()) - PRESENCE_TTL
-    return Presence.objects.filter(user_id=user_id, last_seen__gt=cutoff).exists()
 
 
 def seen(user: AbstractBaseUser, channel_name: str) -> bool:
@@ -184,7 +168,7 @@ def sweep(*, force: bool = False) -> bool:
             .update(status=Challenge.Status.EXPIRED, answered_at=now)
         )
         if expired:
-            events.challenges_closed_at(now)
+            event_feeds.challenges_closed_at(now)
         orphaned = (
             Seek.objects.filter(status=Seek.Status.OPEN)
             .exclude(poster_id__in=online)
@@ -203,26 +187,6 @@ def sweep(*, force: bool = False) -> bool:
 
 
 # --- Who may play whom ------------------------------------------------------------------------
-
-
-def busy_user_ids(now: datetime | None = None) -> set[int]:
-    """Players seated in a lobby match that is still going (and not long abandoned)."""
-    since = (now or _now()) - MATCH_IDLE
-    return set(
-        Seat.objects.filter(
-            kind=Seat.Kind.PLAYER,
-            user__isnull=False,
-            match__kind=Match.Kind.LOBBY,
-            match__status=Match.Status.ACTIVE,
-            match__updated_at__gt=since,
-        ).values_list("user_id", flat=True)
-    )
-
-
-def blocked_between(a_id: int, b_id: int) -> bool:
-    return Block.objects.filter(
-        Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)
-    ).exists()
 
 
 def _check_rules(preset: str, target: Any) -> int:
@@ -256,16 +220,26 @@ def _name_of(user_id: int) -> str:
     return display_name_of(user)
 
 
-def _start(first: AbstractBaseUser, second: AbstractBaseUser, preset: str, target: int) -> Match:
+def _start(
+    first: AbstractBaseUser,
+    second: AbstractBaseUser,
+    preset: str,
+    target: int,
+    hints: bool = False,
+) -> Match:
     """The match itself, through games' one door; ``first`` sits in seat 0."""
-    return create_match(
-        Match.Kind.LOBBY,
-        ruleset(preset, target),
-        (
-            SeatSpec(Seat.Kind.PLAYER, user=first),
-            SeatSpec(Seat.Kind.PLAYER, user=second),
-        ),
-    )
+    try:
+        return create_match(
+            Match.Kind.LOBBY,
+            ruleset(preset, target),
+            (
+                SeatSpec(Seat.Kind.PLAYER, user=first),
+                SeatSpec(Seat.Kind.PLAYER, user=second),
+            ),
+            hints=hints,
+        )
+    except MoveRefused as refused:  # a player sat down elsewhere (checked first, under lock)
+        raise Conflict(refused.message) from None
 
 
 def _withdraw_open(user_ids: Iterable[int], now: datetime) -> None:
@@ -283,46 +257,98 @@ def _withdraw_open(user_ids: Iterable[int], now: datetime) -> None:
 
 
 def challenge(
-    challenger: AbstractBaseUser, challenged: AbstractBaseUser, preset: str, target: Any
+    challenger: AbstractBaseUser,
+    challenged: AbstractBaseUser,
+    preset: str,
+    target: Any,
+    hints: bool = False,
 ) -> Challenge:
-    """``challenger`` challenges ``challenged`` to a match of ``preset`` up to ``target``."""
+    """``challenger`` challenges ``challenged`` to a match of ``preset`` up to ``target``;
+    ``hints``: either player may ask what Bea would do (accepting agrees to it)."""
     target = _check_rules(preset, target)
     if challenger.pk == challenged.pk:
         raise Refused(_("You cannot challenge yourself."))
     name = display_name_of(challenged)
-    if Block.objects.filter(blocker=challenged, blocked=challenger).exists():
-        raise NotAllowed(_("%(name)s is not taking challenges from you.") % {"name": name})
     if Block.objects.filter(blocker=challenger, blocked=challenged).exists():
         raise NotAllowed(_("You have blocked %(name)s. Unblock them first.") % {"name": name})
-    _check_free([challenger.pk, challenged.pk], challenger.pk)
-    if not is_online(challenged.pk):
-        raise Conflict(_("%(name)s is not in the lobby right now.") % {"name": name})
     now = _now()
     try:
         with transaction.atomic():
+            lock_players([challenger.pk, challenged.pk])
+            _check_free([challenger.pk, challenged.pk], challenger.pk)
+            # A player who blocked the challenger is, to the challenger, not in the lobby:
+            # the same answer, so that it never tells a block from an absence.
+            if not is_online(challenged.pk) or challenged.pk in hidden_from(challenger.pk):
+                raise Conflict(_("%(name)s is not in the lobby right now.") % {"name": name})
+            if Challenge.objects.filter(
+                challenger=challenger, challenged=challenged, status=Challenge.Status.OPEN
+            ).exists():
+                raise _already_challenged(name)
+            _count_challenge(challenger.pk, challenged.pk, name)
             made = Challenge.objects.create(
                 challenger=challenger,
                 challenged=challenged,
                 preset=preset,
                 target=target,
+                hints=bool(hints),
                 expires_at=now + CHALLENGE_TTL,
             )
             # Challenging is being here: keeps the challenge from expiring as "offline".
             seen_over_http(challenger)
             publish(["challenges"])
-            events.challenge_changed(made.pk)
-    except IntegrityError:
-        raise Conflict(
-            _("You have already challenged %(name)s. Wait for an answer or cancel it.")
-            % {"name": name}
-        ) from None
+            event_feeds.challenge_changed(made.pk)
+    except IntegrityError:  # two at once: the unique constraint let one in
+        raise _already_challenged(name) from None
     return made
+
+
+def _already_challenged(name: str) -> Conflict:
+    return Conflict(
+        _("You have already challenged %(name)s. Wait for an answer or cancel it.") % {"name": name}
+    )
+
+
+def _count_challenge(challenger_id: int, challenged_id: int, name: str) -> None:
+    """Count a challenge against its sender's limit and its target's, in the shared cache;
+    ``TooMany`` past either. A challenge and its cancellation are two events for the target,
+    so without these one script could flood a player's lobby and event streams."""
+    window = settings.CHALLENGE_LIMIT_WINDOW
+    sent, retry = limits.hit(f"challenges-from:{challenger_id}", window)
+    if sent > settings.CHALLENGE_LIMIT_PER_SENDER:
+        raise TooMany(
+            ngettext(
+                "You have sent too many challenges. Try again in %(seconds)d second.",
+                "You have sent too many challenges. Try again in %(seconds)d seconds.",
+                retry,
+            )
+            % {"seconds": retry},
+            retry,
+        )
+    received, retry = limits.hit(f"challenges-to:{challenged_id}", window)
+    if received > settings.CHALLENGE_LIMIT_PER_TARGET:
+        raise TooMany(
+            ngettext(
+                "%(name)s has had too many challenges just now. Try again in %(seconds)d second.",
+                "%(name)s has had too many challenges just now. Try again in %(seconds)d seconds.",
+                retry,
+            )
+            % {"name": name, "seconds": retry},
+            retry,
+        )
 
 
 def _open_or_refuse(item: Challenge, now: datetime) -> None:
     if item.status == Challenge.Status.OPEN and item.expires_at > now:
         return
-    messages: dict[str, str] = {
+    messages: dict[str, str]
+    if item.counter_to_id is not None:
+        messages = {
+            Challenge.Status.ACCEPTED.value: _("That proposal was already accepted."),
+            Challenge.Status.DECLINED.value: _("That proposal was already declined."),
+            Challenge.Status.CANCELLED.value: _("That proposal was withdrawn."),
+        }
+        raise Conflict(messages.get(str(item.status), _("That proposal has expired.")))
+    messages = {
         Challenge.Status.ACCEPTED.value: _("That challenge was already accepted."),
         Challenge.Status.DECLINED.value: _("That challenge was already declined."),
         Challenge.Status.CANCELLED.value: _("That challenge was cancelled."),
@@ -330,57 +356,157 @@ def _open_or_refuse(item: Challenge, now: datetime) -> None:
     raise Conflict(messages.get(str(item.status), _("That challenge has expired.")))
 
 
+def _answer(item: Challenge, status: str, now: datetime, reason: str = "") -> None:
+    """In the caller's transaction, move the open challenge to ``status``: a conditional
+    update, so of two answers racing for one challenge only one wins; the other is refused
+    with what became of it."""
+    changed = Challenge.objects.filter(
+        pk=item.pk, status=Challenge.Status.OPEN, expires_at__gt=now
+    ).update(status=status, reason=reason, answered_at=now)
+    if not changed:
+        item.refresh_from_db()
+        _open_or_refuse(item, now)
+        raise Conflict(_("That challenge has expired."))
+
+
 def _close(item: Challenge, status: str, reason: str = "") -> None:
     """Move an open challenge to ``status``, refusing when someone else closed it first."""
     now = _now()
     with transaction.atomic():
-        changed = Challenge.objects.filter(
-            pk=item.pk, status=Challenge.Status.OPEN, expires_at__gt=now
-        ).update(status=status, reason=reason, answered_at=now)
-        if not changed:
-            item.refresh_from_db()
-            _open_or_refuse(item, now)
-            raise Conflict(_("That challenge has expired."))
+        _answer(item, status, now, reason)
         publish(["challenges"])
-        events.challenges_closed_at(now)
+        event_feeds.challenges_closed_at(now)
     item.refresh_from_db()
 
 
 def accept_challenge(item: Challenge, user: AbstractBaseUser) -> Match:
-    """The challenged player accepts: the match starts, and both players are sent to it."""
+    """The challenged player accepts: the match starts, and both players are sent to it.
+
+    A counter-proposal is accepted here too (``accept_counter``): it is a challenge back."""
     if item.challenged_id != user.pk:
         raise NotAllowed(_("Only the challenged player can accept a challenge."))
     now = _now()
-    item.refresh_from_db()
-    _open_or_refuse(item, now)
-    if not is_online(item.challenger_id, now):
-        raise Conflict(_("%(name)s has left the lobby.") % {"name": _name_of(item.challenger_id)})
-    _check_free([item.challenger_id, item.challenged_id], user.pk)
     with transaction.atomic():
-        won = Challenge.objects.filter(
-            pk=item.pk, status=Challenge.Status.OPEN, expires_at__gt=now
-        ).update(status=Challenge.Status.ACCEPTED, answered_at=now)
-        if not won:
-            item.refresh_from_db()
-            _open_or_refuse(item, now)
-            raise Conflict(_("That challenge has expired."))
+        lock_players([item.challenger_id, item.challenged_id])
         item.refresh_from_db()
-        match = _start(item.challenger, item.challenged, item.preset, item.target)
+        _open_or_refuse(item, now)
+        if not is_online(item.challenger_id, now):
+            raise Conflict(
+                _("%(name)s has left the lobby.") % {"name": _name_of(item.challenger_id)}
+            )
+        _check_not_blocked(user.pk, item.challenger_id)
+        _check_free([item.challenger_id, item.challenged_id], user.pk)
+        _answer(item, Challenge.Status.ACCEPTED, now)
+        item.refresh_from_db()
+        match = _start(item.challenger, item.challenged, item.preset, item.target, item.hints)
         Challenge.objects.filter(pk=item.pk).update(match=match)
         _withdraw_open([item.challenger_id, item.challenged_id], now)
-        publish(REGIONS)
-        events.challenges_closed_at(now)
+        # The new match reaches "matches" and "players" through games' announcement.
+        publish(["challenges", "seeks"])
+        event_feeds.challenges_closed_at(now)
         send_to_match([item.challenger_id, item.challenged_id], match)
     item.match = match
     return match
 
 
-def decline_challenge(item: Challenge, user: AbstractBaseUser, reason: str) -> None:
+def _check_not_blocked(me_id: int, other_id: int) -> None:
+    """Refuse a match between two players when either blocked the other. ``block`` cancels
+    their open challenges under the same locks, so this is the rule said once more where a
+    match is made, not a race it settles."""
+    if other_id not in hidden_from(me_id):
+        return
+    name = _name_of(other_id)
+    if Block.objects.filter(blocker_id=me_id, blocked_id=other_id).exists():
+        raise NotAllowed(_("You have blocked %(name)s. Unblock them first.") % {"name": name})
+    # Blocked by them: to this player it is as if they had left (a block shows nowhere).
+    raise Conflict(_("%(name)s has left the lobby.") % {"name": name})
+
+
+class Proposal(NamedTuple):
+    """The rules a player declining a challenge would play instead: a preset, a target or
+    both; what is None (or blank) is kept from the challenge."""
+
+    preset: str | None = None
+    target: Any = None
+
+
+def decline_challenge(
+    item: Challenge, user: AbstractBaseUser, reason: str, proposal: Proposal | None = None
+) -> Challenge | None:
+    """The challenged player says no, with a reason the challenger sees.
+
+    With a ``proposal`` the decline carries a counter-proposal: the rules this player would
+    play instead, sent back to the challenger as a challenge of its own (returned), for them
+    to accept in one click."""
     if item.challenged_id != user.pk:
         raise NotAllowed(_("Only the challenged player can decline a challenge."))
     if reason not in Challenge.Reason.values:
-        raise Refused(_("Choose a reason: later, different rules, or not interested."))
-    _close(item, Challenge.Status.DECLINED, reason)
+        raise Refused(
+            _("Choose a reason: later, different rules, different target, or not interested.")
+        )
+    if proposal is None:
+        _close(item, Challenge.Status.DECLINED, reason)
+        return None
+    if proposal.preset in (None, "") and proposal.target in (None, ""):
+        raise Refused(_("A counter-proposal needs a preset or a target."))
+    target = item.target if proposal.target in (None, "") else proposal.target
+    return _counter(item, user, reason, proposal.preset or item.preset, target)
+
+
+def _counter(
+    item: Challenge, user: AbstractBaseUser, reason: str, preset: str, target: Any
+) -> Challenge:
+    if reason not in (Challenge.Reason.RULES, Challenge.Reason.TARGET):
+        raise Refused(_("A counter-proposal goes with “different rules” or “different target”."))
+    target = _check_rules(preset, target)
+    if preset == item.preset and target == item.target:
+        raise Refused(_("Propose other rules than the challenge's: another preset or target."))
+    # The reason says what the proposal changes, whichever of the two the decline named.
+    reason = Challenge.Reason.RULES if preset != item.preset else Challenge.Reason.TARGET
+    challenger = item.challenger
+    name = display_name_of(challenger)
+    now = _now()
+    try:
+        with transaction.atomic():
+            # As for a new challenge: both players first, then whether they may play.
+            lock_players([item.challenger_id, item.challenged_id])
+            item.refresh_from_db()
+            _open_or_refuse(item, now)
+            if not is_online(challenger.pk, now):
+                raise Conflict(_("%(name)s has left the lobby.") % {"name": name})
+            _check_not_blocked(user.pk, challenger.pk)
+            _check_free([item.challenger_id, item.challenged_id], user.pk)
+            _answer(item, Challenge.Status.DECLINED, now, reason)
+            made = Challenge.objects.create(
+                challenger_id=user.pk,
+                challenged_id=challenger.pk,
+                preset=preset,
+                target=target,
+                hints=item.hints,
+                expires_at=now + CHALLENGE_TTL,
+                counter_to=item,
+            )
+            # Proposing is being here: keeps the proposal from expiring as "offline".
+            seen_over_http(user)
+            publish(["challenges"])
+            event_feeds.challenges_closed_at(now)
+            event_feeds.challenge_changed(made.pk)
+    except IntegrityError:  # this player has an open challenge to the challenger already
+        raise _already_challenged(name) from None
+    item.refresh_from_db()
+    return made
+
+
+def accept_counter(item: Challenge, user: AbstractBaseUser) -> Match:
+    """The challenger of ``item`` takes the counter-proposal it was declined with: the match
+    starts at once with the proposed rules, through the one accept of challenges (expiry,
+    a single acceptance, presence, blocks and busy players all checked there)."""
+    if item.challenger_id != user.pk:
+        raise NotAllowed(_("Only the challenger can accept a counter-proposal."))
+    proposal = Challenge.objects.filter(counter_to=item).first()
+    if proposal is None:
+        raise Refused(_("That challenge was not declined with a counter-proposal."))
+    return accept_challenge(proposal, user)
 
 
 def cancel_challenge(item: Challenge, user: AbstractBaseUser) -> None:
@@ -395,9 +521,10 @@ def cancel_challenge(item: Challenge, user: AbstractBaseUser) -> None:
 def post_seek(user: AbstractBaseUser, preset: str, target: Any) -> Seek:
     """Offer a match to anyone in the lobby. One open seek per player."""
     target = _check_rules(preset, target)
-    _check_free([user.pk], user.pk)
     try:
         with transaction.atomic():
+            lock_players([user.pk])
+            _check_free([user.pk], user.pk)
             seek = Seek.objects.create(poster=user, preset=preset, target=target)
             seen_over_http(user)
             publish(["seeks"])
@@ -412,14 +539,20 @@ def accept_seek(seek: Seek, user: AbstractBaseUser) -> Match:
     """The first player to accept gets the match; everyone after is told it is gone (409)."""
     if seek.poster_id == user.pk:
         raise Refused(_("That is your own seek. Wait for someone to accept it, or cancel it."))
-    if blocked_between(seek.poster_id, user.pk):
-        raise NotAllowed(_("You cannot play this player."))
-    seek.refresh_from_db()
-    if seek.status != Seek.Status.OPEN:
+    if Block.objects.filter(blocker=user, blocked_id=seek.poster_id).exists():
+        raise NotAllowed(
+            _("You have blocked %(name)s. Unblock them first.") % {"name": _name_of(seek.poster_id)}
+        )
+    if seek.poster_id in hidden_from(user.pk):
+        # The poster blocked this player, who does not see the seek: as if it were gone.
         raise Conflict(_("Someone else got there first: that seek is no longer open."))
-    _check_free([seek.poster_id, user.pk], user.pk)
     now = _now()
     with transaction.atomic():
+        lock_players([seek.poster_id, user.pk])
+        seek.refresh_from_db()
+        if seek.status != Seek.Status.OPEN:
+            raise Conflict(_("Someone else got there first: that seek is no longer open."))
+        _check_free([seek.poster_id, user.pk], user.pk)
         won = Seek.objects.filter(pk=seek.pk, status=Seek.Status.OPEN).update(
             status=Seek.Status.ACCEPTED, accepted_by=user
         )
@@ -429,8 +562,9 @@ def accept_seek(seek: Seek, user: AbstractBaseUser) -> Match:
         match = _start(seek.poster, user, seek.preset, seek.target)
         Seek.objects.filter(pk=seek.pk).update(match=match)
         _withdraw_open([seek.poster_id, user.pk], now)
-        publish(REGIONS)
-        events.challenges_closed_at(now)
+        # The new match reaches "matches" and "players" through games' announcement.
+        publish(["challenges", "seeks"])
+        event_feeds.challenges_closed_at(now)
         send_to_match([seek.poster_id, user.pk], match)
     seek.match = match
     return match
@@ -457,12 +591,14 @@ def block(user: AbstractBaseUser, other: AbstractBaseUser) -> None:
         raise Refused(_("You cannot block yourself."))
     now = _now()
     with transaction.atomic():
+        # The two players first, as every change of their challenges takes them (see above).
+        lock_players([user.pk, other.pk])
         Block.objects.get_or_create(blocker=user, blocked=other)
         Challenge.objects.filter(status=Challenge.Status.OPEN).filter(
             Q(challenger=user, challenged=other) | Q(challenger=other, challenged=user)
         ).update(status=Challenge.Status.CANCELLED, answered_at=now)
         publish(["players", "challenges", "seeks"])
-        events.challenges_closed_at(now)
+        event_feeds.challenges_closed_at(now)
 
 
 def unblock(user: AbstractBaseUser, other: AbstractBaseUser) -> None:

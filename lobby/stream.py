@@ -18,19 +18,23 @@ import json
 import logging
 import uuid
 from typing import Any
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.security.websocket import AllowedHostsOriginValidator
 
+from ginsite import origins
 from ginsite.apikit import ApiError, check_rate
+from ginsite.dbwork import in_thread
+from ginsite.sockets import OwnedTasksMixin
 from lobby import tokens
 from lobby.api import event_lines
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_RATE_LIMITED = 4429
-CLOSE_SERVER_ERROR = 1011
+# The stream failed on the server: reconnect with since=N. (Not 1011: daphne's websocket
+# library may send only 1000 and 3000-4999, and refused 1011, leaving the socket open and
+# silent.)
+CLOSE_STREAM_FAILED = 4500
 MAX_FRAME = 1024
 
 log = logging.getLogger(__name__)
@@ -44,28 +48,26 @@ def _header(scope: dict[str, Any], name: bytes) -> str | None:
 
 
 def _same_site(scope: dict[str, Any]) -> bool:
-    origin = _header(scope, b"origin")
-    if origin is None:
-        return False
-    validator = AllowedHostsOriginValidator(None)
-    return bool(validator.valid_origin(urlparse(origin)))
+    """A session socket must come from one of the site's own origins: scheme, host and port."""
+    return origins.allowed(scope)
 
 
 def _authenticate(scope: dict[str, Any], query: dict[str, list[str]]) -> Any:
-    """The player this socket is for, or None. Raises ApiError when rate limited."""
+    """The player this socket is for and what they signed in with (``("token", id)`` or
+    ``("session", key)``), or None. Raises ApiError when rate limited."""
     secret = tokens.bearer(_header(scope, b"authorization")) or next(
         iter(query.get("token", [])), None
     )
     if secret:
-        found = tokens.authenticate(secret)
+        found = tokens.authenticate_from((scope.get("client") or [None])[0], secret)
         if found is None:
             return None
-        check_rate(f"token:{found.pk}")
-        return found.user
+        check_rate(found.user_id)
+        return found.user, ("token", found.pk)
     user = scope.get("user")
     if user is not None and user.is_authenticated and _same_site(scope):
-        check_rate(f"user:{user.pk}")
-        return user
+        check_rate(user.pk)
+        return user, ("session", getattr(scope.get("session"), "session_key", None))
     return None
 
 
@@ -74,34 +76,47 @@ def _since(query: dict[str, list[str]]) -> int | None:
     return int(value) if value.isdigit() else None
 
 
-class EventsConsumer(AsyncWebsocketConsumer):
+class EventsConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
     pump: asyncio.Task[None] | None = None
+    credential: tuple[str, Any] = ("token", None)
 
     async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
         try:
-            user = await database_sync_to_async(_authenticate)(self.scope, query)
+            found = await in_thread(_authenticate)(self.scope, query)
         except ApiError:
-            await self.close(code=CLOSE_RATE_LIMITED)
+            await self._refuse(CLOSE_RATE_LIMITED)
             return
-        if user is None:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+        if found is None:
+            await self._refuse(CLOSE_UNAUTHENTICATED)
             return
+        user, self.credential = found
         await self.accept()
         presence = f"api-socket:{user.pk}:{uuid.uuid4().hex}"
-        self.pump = asyncio.create_task(self._pump(user, _since(query), presence))
+        with_presence = (query.get("presence") or ["1"])[0].lower() not in ("0", "false")
+        self.pump = self.start_task(self._pump(user, _since(query), presence, with_presence))
 
-    async def _pump(self, user: Any, since: int | None, presence: str) -> None:
-        lines = event_lines(user, since, presence)
+    async def _refuse(self, code: int) -> None:
+        """Accept, then close with ``code``: a handshake refused outright reaches a client as a
+        bare HTTP 403, and the documented codes (4401, 4429) would never arrive."""
+        await self.accept()
+        await self.close(code=code)
+
+    async def _pump(self, user: Any, since: int | None, presence: str, with_presence: bool) -> None:
+        lines = event_lines(
+            user, since, presence, credential=self.credential, with_presence=with_presence
+        )
         try:
             async for line in lines:
                 await self.send(text_data=line.decode().rstrip("\n"))
+            # The stream ends only when the token or session it was opened with ended.
+            await self.close(code=CLOSE_UNAUTHENTICATED)
         except asyncio.CancelledError:
             raise
         except Exception:
             # A stream that cannot go on must say so: the client reconnects with since=N.
             log.exception("event socket of user %s failed", user.pk)
-            await self.close(code=CLOSE_SERVER_ERROR)
+            await self.close(code=CLOSE_STREAM_FAILED)
         finally:
             await lines.aclose()
 

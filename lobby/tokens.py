@@ -15,6 +15,8 @@ from typing import Any
 
 from django.utils import timezone
 
+from ginsite.apikit import check_auth_failures, note_auth_failure
+from ginsite.pushes import credentials_ended
 from lobby.models import ApiToken
 
 PREFIX = "gin_"
@@ -41,6 +43,9 @@ def create(user: Any, name: str) -> tuple[ApiToken, str]:
 def revoke(user: Any, token_id: int) -> bool:
     """Delete one of ``user``'s tokens; False when there is no such token of theirs."""
     deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    if deleted:
+        # Streams opened with it must not go on serving the player's hand.
+        credentials_ended(user.pk, token=token_id)
     return bool(deleted)
 
 
@@ -62,15 +67,26 @@ def authenticate(secret: str) -> ApiToken | None:
     return token
 
 
-def user_id_for(secret: str) -> int | None:
-    """The owner of a token, without touching it (the idempotency layer's question)."""
-    if not secret.startswith(PREFIX) or len(secret) > 200:
-        return None
-    return (
-        ApiToken.objects.filter(digest=digest(secret), user__is_active=True)
-        .values_list("user_id", flat=True)
-        .first()
-    )
+def authenticate_from(address: str | None, secret: str) -> ApiToken | None:
+    """``authenticate`` for a client at ``address``, which is refused (``ApiError`` 429)
+    while it has sent too many invalid tokens lately; an invalid one counts against it."""
+    check_auth_failures(address)
+    token = authenticate(secret)
+    if token is None:
+        note_auth_failure(address)
+    return token
+
+
+def authenticate_request(request: Any, secret: str) -> ApiToken | None:
+    """``authenticate_from`` the request's address, once per request: the idempotency layer
+    and the API's authentication both ask about the same token. Behind a proxy the address
+    must be the client's (daphne's ``--proxy-headers``), or every client shares the proxy's."""
+    cached = getattr(request, "_gin_token", None)
+    if cached is not None and cached[0] == secret:
+        return cached[1]  # type: ignore[no-any-return]
+    token = authenticate_from(request.META.get("REMOTE_ADDR"), secret)
+    request._gin_token = (secret, token)
+    return token
 
 
 def bearer(header: str | None) -> str | None:

@@ -10,6 +10,7 @@ app_name = "lobby"
 # the lobby at /lobby/.
 urlpatterns: list[URLPattern | URLResolver] = [
     path("settings/", views.account_settings, name="settings"),
+    path("settings/sound", views.sound, name="sound"),
     path("settings/api-tokens/", views.create_api_token, name="create_api_token"),
     path("settings/api-tokens/<int:pk>/revoke", views.revoke_api_token, name="revoke_api_token"),
     path("players/<str:username>/", views.player, name="player"),
@@ -20,6 +21,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("lobby/challenges/<int:pk>/accept", views.accept_challenge, name="accept_challenge"),
     path("lobby/challenges/<int:pk>/decline", views.decline_challenge, name="decline_challenge"),
     path("lobby/challenges/<int:pk>/cancel", views.cancel_challenge, name="cancel_challenge"),
+    path("lobby/challenges/<int:pk>/accept-counter", views.accept_counter, name="accept_counter"),
     path("lobby/seeks/", views.post_seek, name="post_seek"),
     path("lobby/seeks/<int:pk>/accept", views.accept_seek, name="accept_seek"),
     path("lobby/seeks/<int:pk>/cancel", views.cancel_seek, name="cancel_seek"),

@@ -22,12 +22,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from games import history
 from games.forms import PRESET_NAMES
 from games.models import Match
-from games.services import TARGETS, player_stats
+from games.services import TARGETS
+from games.stats import player_stats
+from ginsite.htmx import go_to
+from lobby import completion, tokens
 from lobby import regions as lobby_regions
 from lobby import services as lobby_services
-from lobby import tokens
 from lobby.forms import SettingsForm
 from lobby.language import set_language_cookie
 from lobby.models import ApiToken, Challenge, Seek, display_name_of, ensure_profile
@@ -60,6 +63,16 @@ def account_settings(request: HttpRequest) -> HttpResponse:
             set_language_cookie(response, profile.language)
             return response
     return render(request, "lobby/settings.html", {"form": form, **_api_token_context(request)})
+
+
+@require_POST
+@login_required
+def sound(request: HttpRequest) -> HttpResponse:
+    """The table's sound toggle, remembered with the account (each browser also keeps it)."""
+    profile = ensure_profile(request.user)
+    profile.sound_on = request.POST.get("on") == "1"
+    profile.save(update_fields=["sound_on"])
+    return HttpResponse(status=204)
 
 
 def _api_token_context(request: HttpRequest, **extra: object) -> dict[str, object]:
@@ -100,11 +113,18 @@ def revoke_api_token(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def player(request: HttpRequest, username: str) -> HttpResponse:
     user = _get_player(username)
+    is_me = user == request.user
+    # A player's own matches: matches against Bea are nobody else's business.
+    page, rows = history.page_of(user, request.GET.get("page")) if is_me else (None, [])
     ctx = {
+        "match_page": page,
+        "match_rows": rows,
         "player": user,
         "profile": ensure_profile(user),
         "stats": player_stats(user),
-        "is_me": user == request.user,
+        "completion": completion.of(user.pk),
+        "completion_last": completion.LAST,
+        "is_me": is_me,
         "i_blocked": (
             request.user.is_authenticated and lobby_services.has_blocked(request.user, user)  # type: ignore[arg-type]
         ),
@@ -172,21 +192,22 @@ def _done(request: HtmxHttpRequest, message: str, region: str) -> HttpResponse:
 
 
 def _refused(request: HtmxHttpRequest, refused: lobby_services.Refused) -> HttpResponse:
-    return _lobby_answer(request, status=refused.status, notice=refused.message, level="error")
+    response = _lobby_answer(request, status=refused.status, notice=refused.message, level="error")
+    if isinstance(refused, lobby_services.TooMany):
+        response["Retry-After"] = str(refused.retry_after)
+    return response
 
 
 def _to_match(request: HtmxHttpRequest, match: Match) -> HttpResponse:
-    url = reverse("games:table", args=[match.public_id])
-    if request.htmx:
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = url
-        return response
-    return redirect(url)
+    return go_to(request, reverse("games:table", args=[match.public_id]))
 
 
-@login_required
 @require_GET
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        # Guests play Bea or a friend; the public lobby is for accounts (names, challenges,
+        # blocks and limits all hang on one). The page says so and offers to sign up.
+        return render(request, "lobby/guest.html")
     lobby_services.seen_over_http(request.user)  # type: ignore[arg-type]
     return _lobby_answer(request)
 
@@ -208,6 +229,7 @@ def send_challenge(request: HtmxHttpRequest) -> HttpResponse:
             other,
             request.POST.get("preset", ""),
             request.POST.get("target", ""),
+            hints=request.POST.get("hints") == "on",
         )
     except lobby_services.Refused as refused:
         return _refused(request, refused)
@@ -231,14 +253,39 @@ def accept_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def decline_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     item = _get_challenge_for_user(request, pk)
     try:
-        lobby_services.decline_challenge(
+        # A preset or target, from the "Or propose" form, is a counter-proposal.
+        proposal = None
+        if "preset" in request.POST or "target" in request.POST:
+            proposal = lobby_services.Proposal(
+                request.POST.get("preset"), request.POST.get("target")
+            )
+        counter = lobby_services.decline_challenge(
             item,
             request.user,  # type: ignore[arg-type]
             request.POST.get("reason", ""),
+            proposal,
         )
     except lobby_services.Refused as refused:
         return _refused(request, refused)
-    return _done(request, _("Challenge declined."), "challenges")
+    if counter is None:
+        return _done(request, _("Challenge declined."), "challenges")
+    message = _("Challenge declined. %(name)s can accept your proposal: %(rules)s.") % {
+        "name": display_name_of(counter.challenged),
+        "rules": lobby_regions.rules_label(counter.preset, counter.target, counter.hints),
+    }
+    return _done(request, message, "challenges")
+
+
+@require_POST
+@login_required
+def accept_counter(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    item = _get_challenge_for_user(request, pk)
+    lobby_services.seen_over_http(request.user)  # type: ignore[arg-type]
+    try:
+        match = lobby_services.accept_counter(item, request.user)  # type: ignore[arg-type]
+    except lobby_services.Refused as refused:
+        return _refused(request, refused)
+    return _to_match(request, match)
 
 
 @require_POST

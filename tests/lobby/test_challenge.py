@@ -127,8 +127,9 @@ def test_it_refuses_a_challenge_from_a_blocked_player(
     Block.objects.create(blocker=bob, blocked=alice)
     client.force_login(alice)
     response = _send(client, "bob")
-    assert response.status_code == 403
-    assert "bob is not taking challenges from you." in response.content.decode()
+    # As if bob were away: the answer does not reveal the block.
+    assert response.status_code == 409
+    assert "bob is not in the lobby right now." in response.content.decode()
     assert not Challenge.objects.exists()
 
 

@@ -26,10 +26,14 @@ def _lobby_match(a: User, b: User, *, winner: int | None = None) -> Match:
     return match
 
 
-def test_it_needs_a_sign_in(client: Client) -> None:
+def test_a_guest_is_told_why_it_needs_an_account_and_offered_sign_up(client: Client) -> None:
     response = client.get("/lobby/")
-    assert response.status_code == 302
-    assert response["Location"].startswith("/accounts/login/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "so it needs an account" in html
+    assert 'href="/accounts/signup/?next=/lobby/"' in html
+    # None of the lobby itself: no players, no stream.
+    assert 'id="lobby-players"' not in html and "ws-connect" not in html
 
 
 def test_it_renders_every_region_and_connects_the_stream(client: Client, alice: User) -> None:
@@ -154,7 +158,7 @@ def test_it_blocks_and_unblocks(client: Client, alice: User, bob: User) -> None:
     assert Block.objects.filter(blocker=bob, blocked=alice).exists()
     html = response.content.decode()
     assert "You blocked alice" in html and 'action="/players/alice/unblock"' in html
-    with pytest.raises(services.NotAllowed):
+    with pytest.raises(services.Conflict, match="bob is not in the lobby right now"):
         services.challenge(alice, bob, "standard", 100)
     client.post("/players/alice/unblock")
     assert not Block.objects.exists()

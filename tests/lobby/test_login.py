@@ -2,11 +2,13 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.http import HttpResponse
 from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
-TOO_MANY = "Too many failed login attempts. Try again later."
+LOCKED_OUT = "Too many failed sign-ins"
 
 
 def test_it_shows_the_form_in_the_site_layout(client: Client) -> None:
@@ -32,14 +34,20 @@ def test_it_refuses_a_wrong_password(client: Client, alice: User) -> None:
     assert "_auth_user_id" not in client.session
 
 
+def _locked_out(response: HttpResponse) -> bool:
+    return response.status_code == 429 and LOCKED_OUT in response.content.decode()
+
+
 def test_it_throttles_after_five_failures(client: Client, alice: User, password: str) -> None:
-    for _ in range(5):
+    for _ in range(4):
         response = client.post("/accounts/login/", {"login": "alice", "password": "wrong"})
-        assert TOO_MANY not in response.content.decode()
+        assert response.status_code == 200
+    response = client.post("/accounts/login/", {"login": "alice", "password": "wrong"})
+    assert _locked_out(response)
+    assert int(response["Retry-After"]) == 15 * 60
     # Even the right password is refused now: guessing has stopped paying off.
     response = client.post("/accounts/login/", {"login": "alice", "password": password})
-    assert response.status_code == 200
-    assert TOO_MANY in response.content.decode()
+    assert _locked_out(response)
     assert "_auth_user_id" not in client.session
 
 
@@ -47,6 +55,42 @@ def test_it_throttles_per_username(client: Client, alice: User, bob: User, passw
     for _ in range(5):
         client.post("/accounts/login/", {"login": "alice", "password": "wrong"})
     response = client.post("/accounts/login/", {"login": "bob", "password": password})
+    assert response.status_code == 302
+
+
+def test_it_counts_failures_whatever_the_host_header_or_port(alice: User, password: str) -> None:
+    # Each attempt from a new client on another host name or port, as through other workers.
+    hosts = ["127.0.0.1:8001", "localhost:8002", "127.0.0.1:8003", "localhost", "127.0.0.1:9"]
+    for host in hosts:
+        Client().post(
+            "/accounts/login/", {"login": "alice", "password": "wrong"}, headers={"host": host}
+        )
+    client = Client()
+    response = client.post(
+        "/accounts/login/", {"login": "alice", "password": password}, headers={"host": "[::1]:7"}
+    )
+    assert _locked_out(response)
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.parametrize("spelling", ["Alice", " alice ", "ALICE", "\uff41lice"])
+def test_it_counts_every_spelling_of_a_name_as_one(
+    client: Client, alice: User, password: str, spelling: str
+) -> None:
+    for _ in range(5):
+        client.post("/accounts/login/", {"login": spelling, "password": "wrong"})
+    response = client.post("/accounts/login/", {"login": "alice", "password": password})
+    assert _locked_out(response)
+
+
+def test_it_lets_the_name_in_again_after_the_wait(
+    client: Client, alice: User, password: str
+) -> None:
+    for _ in range(5):
+        client.post("/accounts/login/", {"login": "alice", "password": "wrong"})
+    # The count lives in the cache for the cool-off time; when it expires, so does the lockout.
+    cache.clear()
+    response = client.post("/accounts/login/", {"login": "alice", "password": password})
     assert response.status_code == 302
 
 
@@ -58,3 +102,16 @@ def test_it_applies_the_preferred_language_at_sign_in(
     response = client.post("/accounts/login/", {"login": "alice", "password": password})
     assert response.status_code == 302
     assert response.cookies["django_language"].value == "de"
+
+
+def test_it_says_so_in_german(client: Client, alice: User) -> None:
+    for _ in range(5):
+        response = client.post(
+            "/accounts/login/",
+            {"login": "alice", "password": "wrong"},
+            headers={"accept-language": "de"},
+        )
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert "Zu viele fehlgeschlagene Anmeldungen" in page
+    assert "Versuche es in 15 Minuten wieder." in page

@@ -114,7 +114,12 @@ def test_it_refuses_accepting_a_blocked_players_seek(
     client.force_login(bob)
     assert "is looking for a game" not in client.get("/lobby/").content.decode()
     response = client.post(f"/lobby/seeks/{seek.pk}/accept")
-    assert response.status_code == 403
+    # As if the seek were gone: the answer does not reveal the block.
+    assert response.status_code == 409
+    assert "that seek is no longer open" in response.content.decode()
+    client.force_login(alice)
+    Seek.objects.filter(pk=seek.pk).update(poster=bob)
+    assert client.post(f"/lobby/seeks/{seek.pk}/accept").status_code == 403
     assert not lobby_matches()
 
 

@@ -95,7 +95,7 @@ def test_it_refuses_punctuation_only(client: Client) -> None:
 def test_it_refuses_invisible_characters(client: Client) -> None:
     response = _signup(client, "Do\u200bra")
     assert _name_errors(response) == [
-        "A display name cannot contain invisible or control characters."
+        "A display name cannot contain invisible, blank or control characters."
     ]
 
 

@@ -1,0 +1,139 @@
+"""What goes into the players' event logs (``lobby.event_log``): a challenge sent or answered,
+a match that changed. Each is recorded for every player it concerns: a challenge after the
+change that caused it (a failure is logged, never raised into that change), a match change in
+the change's own transaction (games' outbox rolls a failed delivery back to its savepoint and
+delivers it again after the commit). Who is in the
+lobby is not logged per player: see ``lobby.presence.note_change``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+
+from games import readers
+from games.events import MatchChanged
+from games.models import Match
+from ginsite.apikit import api_time
+from lobby import event_log
+from lobby.event_log import record
+from lobby.models import Challenge, display_name_of
+
+log = logging.getLogger(__name__)
+
+
+def _after_commit(fn: Callable[[], None]) -> None:
+    """Run ``fn`` once the surrounding transaction commits (at once outside one)."""
+
+    def run() -> None:
+        try:
+            fn()
+        except Exception:
+            log.exception("could not record an event")
+
+    transaction.on_commit(run)
+
+
+def _person(user: Any) -> dict[str, str]:
+    return {"username": user.get_username(), "display_name": display_name_of(user)}
+
+
+# --- Challenges ---------------------------------------------------------------------------------
+
+
+def challenge_json(item: Challenge, reader_id: int) -> dict[str, Any]:
+    """A challenge as the API shows it to one of its two players."""
+    return {
+        "id": item.pk,
+        "direction": "outgoing" if item.challenger_id == reader_id else "incoming",
+        "challenger": _person(item.challenger),
+        "challenged": _person(item.challenged),
+        "preset": item.preset,
+        "target": item.target,
+        "hints": item.hints,
+        "status": item.status,
+        "reason": item.reason or None,
+        "created_at": api_time(item.created_at),
+        "expires_at": api_time(item.expires_at),
+        "answered_at": api_time(item.answered_at) if item.answered_at else None,
+        "match": item.match.public_id if item.match_id and item.match else None,
+        "counter": _counter_json(item),
+        "counter_to": item.counter_to_id,
+    }
+
+
+# What ``challenge_json`` reads besides the challenge: with these, none of it costs a query.
+CHALLENGE_RELATED = (
+    "challenger__profile",
+    "challenged__profile",
+    "match",
+    "counter__match",
+)
+
+
+def _counter_json(item: Challenge) -> dict[str, Any] | None:
+    """The counter-proposal a declined challenge came back with (a challenge the other way)."""
+    try:
+        counter = item.counter
+    except Challenge.DoesNotExist:
+        return None
+    return {
+        "id": counter.pk,
+        "preset": counter.preset,
+        "target": counter.target,
+        "hints": counter.hints,
+        "status": counter.status,
+        "expires_at": api_time(counter.expires_at),
+        "match": counter.match.public_id if counter.match_id and counter.match else None,
+    }
+
+
+def _record_challenges(ids: Iterable[int]) -> None:
+    items = Challenge.objects.filter(pk__in=list(ids)).select_related(*CHALLENGE_RELATED)
+    for item in items:
+        for reader in sorted((item.challenger_id, item.challenged_id)):
+            record(reader, "challenge", challenge_json(item, reader))
+
+
+def challenge_changed(challenge_id: int) -> None:
+    """A challenge was sent (or changed): both its players hear of it after the commit."""
+    _after_commit(lambda: _record_challenges([challenge_id]))
+
+
+def challenges_closed_at(when: datetime) -> None:
+    """Every challenge answered, cancelled or expired at ``when`` (services stamp a whole
+    change with one time): both players of each hear of it after the commit."""
+
+    def run() -> None:
+        ids = Challenge.objects.filter(answered_at=when).values_list("pk", flat=True)
+        _record_challenges(ids)
+
+    _after_commit(run)
+
+
+# --- Matches ------------------------------------------------------------------------------------
+
+
+def match_json(change: MatchChanged) -> dict[str, Any]:
+    """What a match event stores: which match, at which version; never a card."""
+    return {"match": change.public_id, "version": change.version, "status": change.status}
+
+
+def match_changed(change: MatchChanged, match: Match | None = None) -> None:
+    """A match changed (games announced it, in the change's transaction): its players hear
+    of it. With the door's ``match`` at hand, each player's view rides along with the push,
+    so their streams need not read the match again."""
+    payload = match_json(change)
+    # In the order of user ids: two changes that numbered the same two players' events in
+    # opposite orders would deadlock on PostgreSQL.
+    for user_id in sorted(set(change.players)):
+        seat = readers.seat_of_account(match, user_id) if match is not None else None
+        delivered = None
+        if match is not None and seat is not None:
+            view = readers.view_for(match, seat)
+            delivered = event_log.match_data(payload, seat, match.status, view)
+        record(user_id, "match", payload, delivered)

@@ -1,0 +1,182 @@
+"""Each player's numbered event log, for API clients (the websocket and the NDJSON stream).
+
+An event is stored for every player it concerns under that player's next number (1, 2, 3...),
+then the player's channel group hears ``{"type": "player.event", "seq": n}``, nothing more;
+every stream reads the events it has not sent yet from the database. So a client that
+reconnects with ``since=N`` gets exactly what it missed, and events reach streams served by
+any process (the Redis channel layer). What goes into the logs is ``lobby.event_feeds``.
+
+Match events store no cards. The seat's view (``games.readers.view_for``) is added when the
+event is delivered (``deliver``), for the reader's own seat only.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, Max, Min, OuterRef
+from django.utils import timezone
+
+from games import readers
+from games.models import Match, seats_with_players
+from ginsite.apikit import api_time
+from ginsite.pushes import group_send_after_commit
+from lobby import idempotency
+from lobby.models import PlayerEvent
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+log = logging.getLogger(__name__)
+
+# Promised: at least 10 minutes. Kept longer, so a phone that slept a while still catches up.
+KEEP = timedelta(hours=1)
+PURGE_LOCK = "events:purge"
+PURGE_EVERY_SECONDS = 60
+# At most this many events in one catch-up read; a stream reads again until it is up to date.
+BATCH = 200
+
+
+def group_name(user_id: int) -> str:
+    """The channel group of every event stream one player has open."""
+    return f"events-{user_id}"
+
+
+# --- Recording ----------------------------------------------------------------------------------
+
+
+def _append(user_id: int, kind: str, payload: dict[str, Any]) -> PlayerEvent:
+    """Store one event under the player's next number. Two writers racing for one number are
+    settled by the unique (user, seq) constraint: the loser reads the maximum again."""
+    for _attempt in range(20):
+        last = PlayerEvent.objects.filter(user_id=user_id).aggregate(m=Max("seq"))["m"] or 0
+        try:
+            with transaction.atomic():
+                return PlayerEvent.objects.create(
+                    user_id=user_id, seq=last + 1, kind=kind, payload=payload
+                )
+        except IntegrityError:
+            continue
+    raise RuntimeError(f"could not number an event for user {user_id}")
+
+
+def record(
+    user_id: int, kind: str, payload: dict[str, Any], delivered: dict[str, Any] | None = None
+) -> int:
+    """Store an event for one player and wake their open streams; its number.
+
+    ``delivered``: the event's ``data`` as this player's streams deliver it, when the caller
+    already has it (a match event with the player's view, rendered in the move's transaction):
+    it rides along with the wake-up, and a stream whose previous event was the one before
+    sends it without reading the database. Never stored: the log keeps no cards."""
+    event = _append(user_id, kind, payload)
+    message: dict[str, Any] = {"type": "player.event", "seq": event.seq}
+    if delivered is not None:
+        message["line"] = _as_delivered(event, delivered)
+    # After the commit: a stream woken before it would not find the event yet.
+    group_send_after_commit(group_name(user_id), message)
+    transaction.on_commit(_maybe_purge)
+    return event.seq
+
+
+# --- Reading and delivering ---------------------------------------------------------------------
+
+
+def last_seq(user_id: int) -> int:
+    return PlayerEvent.objects.filter(user_id=user_id).aggregate(m=Max("seq"))["m"] or 0
+
+
+def first_kept(user_id: int) -> int | None:
+    return PlayerEvent.objects.filter(user_id=user_id).aggregate(m=Min("seq"))["m"]
+
+
+def hello(user_id: int, since: int) -> dict[str, Any]:
+    """The first line of a stream: where the log stands, and whether ``since`` is still
+    covered (``complete`` false: events after ``since`` were purged; refetch the state)."""
+    last = last_seq(user_id)
+    first = first_kept(user_id)
+    complete = since >= last or first is None or first <= since + 1
+    return {"type": "hello", "since": since, "last_seq": last, "complete": complete}
+
+
+def fetch(user_id: int, since: int, limit: int = BATCH) -> list[PlayerEvent]:
+    return list(PlayerEvent.objects.filter(user_id=user_id, seq__gt=since).order_by("seq")[:limit])
+
+
+def deliver(user: AbstractBaseUser, events: list[PlayerEvent]) -> list[dict[str, Any]]:
+    """Events as the reader receives them. A match event carries the reader's own view of the
+    match as it is now; earlier events of the same match in one batch say ``superseded``
+    instead of repeating it."""
+    newest: dict[str, int] = {}
+    for event in events:
+        if event.kind == "match":
+            newest[event.payload.get("match", "")] = event.seq
+    views: dict[str, dict[str, Any] | None] = {}
+    out = []
+    for event in events:
+        data = dict(event.payload)
+        if event.kind == "match":
+            public_id = data.get("match", "")
+            if newest.get(public_id) != event.seq:
+                data["view"] = None
+                data["superseded"] = True
+            else:
+                if public_id not in views:
+                    views[public_id] = None
+                    match = (
+                        Match.objects.filter(public_id=public_id)
+                        .prefetch_related(seats_with_players())
+                        .first()
+                    )
+                    seat = readers.seat_of(match, user) if match else None
+                    if match is not None and seat is not None:
+                        views[public_id] = readers.view_for(match, seat)
+                        data["seat"] = seat
+                        data["status"] = match.status
+                data["view"] = views[public_id]
+                data["superseded"] = False
+        out.append(_as_delivered(event, data))
+    return out
+
+
+def match_data(payload: dict[str, Any], seat: int, status: str, view: Any) -> dict[str, Any]:
+    """A match event's ``data`` for the player in ``seat``: what it stored, and their view."""
+    return {**payload, "seat": seat, "status": status, "view": view, "superseded": False}
+
+
+def _as_delivered(event: PlayerEvent, data: dict[str, Any]) -> dict[str, Any]:
+    return {"type": event.kind, "seq": event.seq, "at": api_time(event.created_at), "data": data}
+
+
+# --- Forgetting ---------------------------------------------------------------------------------
+
+
+def purge(now: datetime | None = None) -> int:
+    """Forget events older than KEEP, except each player's newest (it holds their number)."""
+    cutoff = (now or timezone.now()) - KEEP
+    newer = PlayerEvent.objects.filter(user_id=OuterRef("user_id"), seq__gt=OuterRef("seq"))
+    deleted, _ = PlayerEvent.objects.filter(created_at__lt=cutoff).filter(Exists(newer)).delete()
+    return deleted
+
+
+_next_purge_try = 0.0
+
+
+def _maybe_purge() -> None:
+    # Each process asks the shared cache at most once a minute (not at every event recorded:
+    # that was a Redis round trip per event); across processes the lock keeps one purge.
+    global _next_purge_try
+    if time.monotonic() < _next_purge_try:
+        return
+    _next_purge_try = time.monotonic() + PURGE_EVERY_SECONDS
+    if cache.add(PURGE_LOCK, 1, timeout=PURGE_EVERY_SECONDS):
+        try:
+            purge()
+            idempotency.purge()
+        except Exception:
+            log.exception("could not purge old events")
