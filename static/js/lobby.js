@@ -174,4 +174,27 @@
     // The connection is back; the server's catch-up push brings the regions up to date.
     if (box && box.classList.contains("error")) box.innerHTML = "";
   });
+  // A challenge's "Expires in N seconds" counts down on the page; the server still decides.
+  function tickExpiries() {
+    var spans = document.querySelectorAll(".expires[data-expires]");
+    for (var i = 0; i < spans.length; i++) {
+      var left = Math.max(0, Math.round((Date.parse(spans[i].dataset.expires) - Date.now()) / 1000));
+      var text = left === 0 ? spans[i].dataset.gone : left === 1 ? spans[i].dataset.one : spans[i].dataset.many.replace("{n}", left);
+      if (spans[i].textContent !== text) spans[i].textContent = text;
+    }
+  }
+  setInterval(tickExpiries, 1000);
+  document.addEventListener("htmx:oobAfterSwap", tickExpiries);
+  // A confirmation ("Challenge declined.") is news for a moment, not for the rest of the visit.
+  var fadeTimer = null;
+  function fadeNotice() {
+    var box = document.querySelector("#lobby-notice[data-fade]");
+    if (!box) return;
+    clearTimeout(fadeTimer);
+    fadeTimer = setTimeout(function () {
+      if (box.isConnected) box.innerHTML = "";
+    }, 6000);
+  }
+  document.addEventListener("DOMContentLoaded", fadeNotice);
+  document.addEventListener("htmx:oobAfterSwap", fadeNotice);
 })();

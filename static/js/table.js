@@ -155,6 +155,42 @@
       selectIt();
     }
   });
+  // The move clock of a lobby match counts down on the page; the server decides when it ran
+  // out (the claim button then arrives with the next update).
+  function tickClocks() {
+    var clocks = document.querySelectorAll("time.countdown[datetime]");
+    for (var i = 0; i < clocks.length; i++) {
+      var left = Math.max(0, Math.floor((Date.parse(clocks[i].getAttribute("datetime")) - Date.now()) / 1000));
+      var seconds = left % 60;
+      clocks[i].textContent = Math.floor(left / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
+      clocks[i].classList.toggle("expired", left === 0);
+      clocks[i].classList.toggle("short", left > 0 && left <= 20);
+    }
+  }
+  // Passing news ("Bob declined your offer") goes away by itself after a while.
+  function fadeNews() {
+    var news = document.querySelectorAll("[data-hide-after]");
+    for (var i = 0; i < news.length; i++) {
+      if (Date.parse(news[i].dataset.hideAfter) <= Date.now()) news[i].hidden = true;
+    }
+  }
+  setInterval(fadeNews, 1000);
+  document.addEventListener("htmx:afterSettle", fadeNews);
+  document.addEventListener("DOMContentLoaded", fadeNews);
+  // Once both seats are taken the invitation folds away to its one-line summary (it stays
+  // there for the guest to reopen: the link is also their way back to the seat).
+  var tableFull = null;
+  function foldInvite() {
+    var full = !!document.querySelector("#live[data-full]");
+    var invite = document.getElementById("invite");
+    if (full && tableFull === false && invite) invite.open = false;
+    tableFull = full;
+  }
+  document.addEventListener("DOMContentLoaded", foldInvite);
+  document.addEventListener("htmx:afterSettle", foldInvite);
+  document.addEventListener("htmx:oobAfterSwap", foldInvite);
+  setInterval(tickClocks, 1000);
+  document.addEventListener("htmx:afterSettle", tickClocks);
   document.addEventListener("htmx:sendError", function () {
     var table = document.getElementById("table");
     notice((table && table.dataset.offline) || "No connection to the server. Try again.");
