@@ -119,3 +119,39 @@ def _last_hand(last: dict[str, Any], seat: int | None, me: str, them: str) -> st
 def menu(view: dict[str, Any]) -> list[str]:
     """The legal actions as numbered lines (1-based)."""
     return [f"  {i}) {describe(a, view)}" for i, a in enumerate(view.get("legal_actions", []), 1)]
+
+
+def render_replay(replay: dict[str, Any]) -> str:
+    """A finished hand (``GET /matches/{id}/hands/{n}/replay``), move by move: each move, both
+    hands after it, Bea's notes under it, then the result."""
+    seats = {p["seat"]: p["name"] for p in replay.get("players", [])}
+    width = max((len(name) for name in seats.values()), default=0)
+    lines = [
+        f"Hand {replay['hand_number']} of match {replay['match']} · "
+        + " vs ".join(seats.get(s, "?") for s in (0, 1))
+        + f" · {seats.get(replay.get('dealer'), '?')} deals"
+    ]
+    for move in replay.get("moves", []):
+        lines.append(f"{move['index']:3}. {move['text']}")
+        for seat, held in enumerate(move.get("hands") or []):
+            dead = (move.get("deadwood") or [None, None])[seat]
+            lines.append(f"     {seats.get(seat, '?'):{width}}  {cards(_sorted(held))}  ({dead})")
+        pile = move.get("discard_pile") or []
+        top = card(pile[-1]) if pile else "—"
+        lines.append(f"     pile top {top} · stock {move.get('stock_count')}")
+        for note in move.get("notes") or []:
+            lines.append(f"     * {note.get('text') or note.get('code')}")
+    result = replay.get("result") or {}
+    winner = result.get("winner")
+    scores = replay.get("scores") or [0, 0]
+    deadwood = result.get("deadwood") or [0, 0]
+    if winner is None:
+        lines.append("Result: a draw, nobody scores.")
+    else:
+        lines.append(
+            f"Result: {result.get('kind')}, {seats.get(winner, '?')} scores "
+            f"{result.get('points', 0)} (deadwood {seats.get(0)} {deadwood[0]}, "
+            f"{seats.get(1)} {deadwood[1]})."
+        )
+    lines.append(f"Scores: {seats.get(0)} {scores[0]} · {seats.get(1)} {scores[1]}")
+    return "\n".join(lines)

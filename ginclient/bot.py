@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +112,10 @@ class Bot:
     # --- Against Bea ----------------------------------------------------------------------------
 
     def against_bea(self, level: str) -> None:
-        """Play ``games`` matches against Bea (her replies come in the answers)."""
+        """Play ``games`` matches against Bea. She replies on the server at her own pace; the
+        event stream says when the match has moved on."""
+        events = self.client.stream()
+        next(events)  # the hello line: from here on no event of ours is missed
         while not self.done():
             match = self.client.post(
                 "/matches/bea",
@@ -121,7 +124,22 @@ class Bot:
             while match["status"] == "active":
                 match = self.play(match)
                 if match["status"] == "active" and not match["view"].get("legal_actions"):
-                    match = self.client.get(f"/matches/{match['id']}")
+                    match = self._after_change(events, match)
+
+    def _after_change(
+        self, events: Iterator[dict[str, Any]], match: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The match once an event says it moved past the version we have."""
+        for item in events:
+            data = item.get("data") or {}
+            if (
+                item.get("type") == "match"
+                and data.get("match") == match["id"]
+                and data.get("view") is not None
+                and data.get("version", -1) > match["version"]
+            ):
+                break
+        return self.client.get(f"/matches/{match['id']}")
 
     # --- In the lobby ---------------------------------------------------------------------------
 

@@ -3,8 +3,11 @@
     python -m ginclient --server http://127.0.0.1:8000 --token gin_... online
     python -m ginclient ... challenge bob --target 50
     python -m ginclient ... accept            (the newest open challenge to you)
+    python -m ginclient ... decline 7 --reason rules --counter-preset classic --counter-target 250
+    python -m ginclient ... accept-counter 7  (take the rules your challenge 7 was answered with)
     python -m ginclient ... play MATCH_ID
     python -m ginclient ... bea --level easy  (a match against Bea, played here)
+    python -m ginclient ... replay MATCH_ID --hand 2  (a finished hand, move by move)
     python -m ginclient ... --bot ginclient/bots/random_bot.py:choose --seek --games 3
 
 The server and token may also come from GIN_SERVER and GIN_TOKEN.
@@ -19,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ginclient.api import ApiError, Client
-from ginclient.board import describe, menu, render
+from ginclient.board import describe, menu, render, render_replay
 from ginclient.bot import Bot, load_choose
 
 
@@ -51,7 +54,19 @@ def _parser() -> argparse.ArgumentParser:
     accept.add_argument("id", nargs="?", type=int)
     decline = commands.add_parser("decline", help="decline a challenge")
     decline.add_argument("id", type=int)
-    decline.add_argument("--reason", choices=["later", "rules", "not_interested"], default="later")
+    decline.add_argument(
+        "--reason", choices=["later", "rules", "target", "not_interested"], default="later"
+    )
+    decline.add_argument("--counter-preset", help="with --reason rules: the preset you would play")
+    decline.add_argument(
+        "--counter-target",
+        type=int,
+        help="with --reason rules or target: the target you would play",
+    )
+    counter = commands.add_parser(
+        "accept-counter", help="take the rules a declined challenge of yours was answered with"
+    )
+    counter.add_argument("id", type=int, help="your challenge that was declined")
     cancel = commands.add_parser("cancel", help="cancel a challenge you sent")
     cancel.add_argument("id", type=int)
     commands.add_parser("seeks", help="open seeks in the lobby")
@@ -66,6 +81,11 @@ def _parser() -> argparse.ArgumentParser:
         "bea", help="start a match against Bea and play it here", parents=[rules]
     )
     bea.add_argument("--level", default="medium", choices=["easy", "medium", "hard", "expert"])
+    replay = commands.add_parser(
+        "replay", help="a match's finished hands, move by move, with Bea's notes"
+    )
+    replay.add_argument("match")
+    replay.add_argument("--hand", type=int, help="only this hand (default: every finished one)")
     return parser
 
 
@@ -79,7 +99,10 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
         if args.bot:
             return _run_bot(client, args, out)
         if not args.command:
-            out("Say what to do: me, online, challenges, challenge, accept, matches, play, bea...")
+            out(
+                "Say what to do: me, online, challenges, challenge, accept, matches, play, bea, "
+                "replay..."
+            )
             return 2
         return COMMANDS[args.command](client, args, out)
     except ApiError as refused:
@@ -140,10 +163,17 @@ def _challenge_line(c: dict[str, Any]) -> str:
     other = c["challenger"] if c["direction"] == "incoming" else c["challenged"]
     arrow = "from" if c["direction"] == "incoming" else "to"
     reason = f" ({c['reason']})" if c.get("reason") else ""
-    return (
+    line = (
         f"#{c['id']} {arrow} {other['display_name']}: {c['preset']} to {c['target']}, "
         f"{c['status']}{reason}" + (f", match {c['match']}" if c.get("match") else "")
     )
+    counter = c.get("counter")
+    if counter:
+        line += (
+            f"; proposed instead: {counter['preset']} to {counter['target']} "
+            f"(#{counter['id']}, {counter['status']})"
+        )
+    return line
 
 
 def _challenges(client: Client, args: argparse.Namespace, out: Out) -> int:
@@ -177,8 +207,18 @@ def _accept(client: Client, args: argparse.Namespace, out: Out) -> int:
 
 
 def _decline(client: Client, args: argparse.Namespace, out: Out) -> int:
-    done = client.post(f"/challenges/{args.id}/decline", {"reason": args.reason})
+    body: dict[str, Any] = {"reason": args.reason}
+    counter = {"preset": args.counter_preset, "target": args.counter_target}
+    if any(value is not None for value in counter.values()):
+        body["counter"] = {key: value for key, value in counter.items() if value is not None}
+    done = client.post(f"/challenges/{args.id}/decline", body)
     out(_challenge_line(done))
+    return 0
+
+
+def _accept_counter(client: Client, args: argparse.Namespace, out: Out) -> int:
+    started = client.post(f"/challenges/{args.id}/accept-counter")
+    out(f"Match {started['match']} started. Play it: python -m ginclient play {started['match']}")
     return 0
 
 
@@ -234,11 +274,28 @@ def _bea(client: Client, args: argparse.Namespace, out: Out) -> int:
     return play_match(client, match["id"], out, input)
 
 
+def _replay(client: Client, args: argparse.Namespace, out: Out) -> int:
+    hands = [args.hand] if args.hand is not None else None
+    if hands is None:
+        # The hands that are over are the ones in the match's history.
+        history = client.get(f"/matches/{args.match}")["view"].get("history") or []
+        hands = [h["hand_number"] for h in history]
+        if not hands:
+            out("No hand of this match is over yet.")
+            return 1
+    for number in hands:
+        out(render_replay(client.get(f"/matches/{args.match}/hands/{number}/replay")))
+    return 0
+
+
 def play_match(client: Client, match_id: str, out: Out, ask: Callable[[str], str]) -> int:
     """Show the board, offer the legal actions by number, and wait on the event stream for
     the opponent's moves, until the match is over."""
+    # The stream first (its hello line read), then the match: a move made in between is
+    # then an event still to come, never one missed.
+    events = client.stream()
+    next(events)
     match = client.get(f"/matches/{match_id}")
-    events = None
     while True:
         out("")
         out(render(match))
@@ -253,7 +310,7 @@ def play_match(client: Client, match_id: str, out: Out, ask: Callable[[str], str
             if choice == "q":
                 return 0
             if choice == "r":
-                match = client.post(f"/matches/{match_id}/resign")
+                match = client.post(f"/matches/{match_id}/resign", {"version": view["version"]})
                 continue
             if not choice.isdigit() or not 1 <= int(choice) <= len(legal):
                 out(f"Pick a number from 1 to {len(legal)}.")
@@ -269,8 +326,6 @@ def play_match(client: Client, match_id: str, out: Out, ask: Callable[[str], str
                 match = client.get(f"/matches/{match_id}")
             continue
         out("Waiting for the other player...")
-        if events is None:
-            events = client.stream()
         for item in events:
             data = item.get("data") or {}
             if item.get("type") == "match" and data.get("match") == match_id and data.get("view"):
@@ -285,6 +340,7 @@ COMMANDS: dict[str, Callable[[Client, argparse.Namespace, Out], int]] = {
     "challenge": _challenge,
     "accept": _accept,
     "decline": _decline,
+    "accept-counter": _accept_counter,
     "cancel": _cancel,
     "seeks": _seeks,
     "seek": _seek,
@@ -292,6 +348,7 @@ COMMANDS: dict[str, Callable[[Client, argparse.Namespace, Out], int]] = {
     "matches": _matches,
     "play": _play,
     "bea": _bea,
+    "replay": _replay,
 }
 
 

@@ -11,8 +11,9 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.engine import player_view
 from games.models import Match
+from games.states import load_state
 from tests.games.live_helpers import cookie_of, frames, signed_in, socket
 from tests.games.test_leak import form_of
 
@@ -40,7 +41,7 @@ def pick(view: dict[str, Any]) -> dict[str, Any]:
 
 def _browser_move(client: Client, match: Match) -> int:
     match.refresh_from_db()
-    view = services.player_view(match, 1)
+    view = player_view(load_state(match), 1)
     action = pick(view)
     url = reverse("games:act", args=[match.public_id])
     data = {**form_of(action), "version": match.version}
@@ -81,7 +82,7 @@ async def test_a_browser_player_and_an_api_client_play_a_whole_match(alice, bob)
         pushed_after_api_move = 0
         for _ in range(MAX_ACTIONS):
             await sync_to_async(match.refresh_from_db)()
-            state = await sync_to_async(services.load_state)(match)
+            state = await sync_to_async(load_state)(match)
             if state.phase == "match_over":
                 break
             if state.to_act == 1:

@@ -3,19 +3,23 @@ and the websocket."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from games import services
+from games.engine import player_view
+from games.states import load_state
 from ginsite.asgi import application
 from lobby import api as lobby_api
-from lobby import events
+from lobby import event_log, presence, stream
 from lobby.models import PlayerEvent, Presence
 from tests.games.live_helpers import lobby_match
 from tests.lobby.lobby_helpers import online
@@ -58,12 +62,53 @@ def test_an_accepted_challenge_announces_the_match(alice_api: Api, bob_api: Api,
         assert found[-1]["data"]["view"]["seat"] == seat
 
 
-def test_presence_changes_reach_players_in_the_lobby(alice_api: Api, alice, bob):
-    online(alice)
-    online(bob)
-    found = [e for e in _events(alice_api) if e["type"] == "presence"]
-    assert found
-    assert {p["username"] for p in found[-1]["data"]["online"]} == {"alice", "bob"}
+def test_comings_and_goings_are_not_logged_for_everyone(alice_api: Api, alice, bob, carol):
+    # Who is online is a note the streams read (a presence line), not an event stored for
+    # every player online: thirty arrivals cost alice's log nothing.
+    online(alice, bob, carol)
+    assert [e for e in _events(alice_api) if e["type"] == "presence"] == []
+    assert presence.snapshot()["online"] == 3
+
+
+@pytest.mark.asyncio
+async def test_the_stream_says_how_many_are_online_at_most_every_few_seconds(
+    alice, bob, carol, monkeypatch
+):
+    monkeypatch.setattr(lobby_api, "KEEPALIVE_SECONDS", 0.3)
+    monkeypatch.setattr(lobby_api, "PRESENCE_EVERY", 1.0)
+    token = await sync_to_async(token_for)(alice)
+    stream = NdjsonStream("/api/v1/events/stream", "", _auth(token))
+    await stream.open()
+    try:
+        assert (await stream.line())["type"] == "hello"
+        lines = []
+        started = asyncio.get_running_loop().time()
+        for user in (bob, carol):
+            await sync_to_async(online)(user)
+        while asyncio.get_running_loop().time() - started < 2.5:
+            lines.append(await stream.line(timeout=5))
+        shown = [line for line in lines if line["type"] == "presence"]
+        # Three arrivals (alice's own stream, bob, carol) within a second: at most one line
+        # a second, and the last one counts everybody.
+        assert 1 <= len(shown) <= 3
+        assert shown[-1]["online"] == 3 and shown[-1]["at"].endswith("Z")
+    finally:
+        await stream.close()
+
+
+@pytest.mark.asyncio
+async def test_a_stream_may_do_without_presence(alice, bob, monkeypatch):
+    monkeypatch.setattr(lobby_api, "KEEPALIVE_SECONDS", 0.3)
+    token = await sync_to_async(token_for)(alice)
+    stream = NdjsonStream("/api/v1/events/stream", "presence=false", _auth(token))
+    await stream.open()
+    try:
+        assert (await stream.line())["type"] == "hello"
+        await sync_to_async(online)(bob)
+        kinds = {(await stream.line(timeout=5))["type"] for _ in range(5)}
+        assert kinds == {"keepalive"}
+    finally:
+        await stream.close()
 
 
 def test_match_events_carry_each_seat_its_own_view(alice_api: Api, bob_api: Api, alice, bob):
@@ -74,13 +119,17 @@ def test_match_events_carry_each_seat_its_own_view(alice_api: Api, bob_api: Api,
     bob_api.post(f"/matches/{match.public_id}/actions", {"action": {"type": "pass"}, "version": 1})
     mine = [e for e in _events(alice_api) if e["type"] == "match"]
     theirs = [e for e in _events(bob_api) if e["type"] == "match"]
-    assert [e["data"]["version"] for e in mine] == [1, 2]
+    # The match's start, then each move.
+    assert [e["data"]["version"] for e in mine] == [0, 1, 2]
     # Earlier events of a match in one batch point to the newest instead of repeating it.
     assert mine[0]["data"]["view"] is None and mine[0]["data"]["superseded"] is True
-    assert mine[-1]["data"]["view"] == services.player_view(match, 0) | {
-        "live": mine[-1]["data"]["view"]["live"]
+    match.refresh_from_db()  # at version 2 now
+    assert mine[-1]["data"]["view"] == player_view(load_state(match), 0) | {
+        "live": mine[-1]["data"]["view"]["live"],
+        "match_status": "active",
+        "blocked": "",
     }
-    assert theirs[-1]["data"]["view"]["hand"] == services.player_view(match, 1)["hand"]
+    assert theirs[-1]["data"]["view"]["hand"] == player_view(load_state(match), 1)["hand"]
 
 
 def test_since_returns_only_what_was_missed(alice_api: Api, alice, bob):
@@ -102,20 +151,20 @@ def test_since_returns_only_what_was_missed(alice_api: Api, alice, bob):
 
 def test_old_events_are_purged_but_the_numbering_goes_on(alice, alice_api: Api):
     for _ in range(3):
-        events.record(alice.pk, "presence", {"online": []})
+        event_log.record(alice.pk, "presence", {"online": []})
     PlayerEvent.objects.update(created_at=timezone.now() - timedelta(hours=2))
-    assert events.purge() == 2
+    assert event_log.purge() == 2
     hello = body(alice_api.get("/events", since=0))["hello"]
     assert hello["complete"] is False and hello["last_seq"] == 3
-    assert events.record(alice.pk, "presence", {"online": []}) == 4
+    assert event_log.record(alice.pk, "presence", {"online": []}) == 4
     assert body(alice_api.get("/events", since=3))["hello"]["complete"] is True
 
 
 def test_events_are_kept_at_least_ten_minutes(alice):
-    events.record(alice.pk, "presence", {"online": []})
-    events.record(alice.pk, "presence", {"online": []})
+    event_log.record(alice.pk, "presence", {"online": []})
+    event_log.record(alice.pk, "presence", {"online": []})
     PlayerEvent.objects.update(created_at=timezone.now() - timedelta(minutes=11))
-    assert events.purge() == 0
+    assert event_log.purge() == 0
 
 
 # --- The NDJSON stream --------------------------------------------------------------------------
@@ -141,6 +190,8 @@ async def test_the_ndjson_stream_catches_up_then_goes_live(alice, bob, monkeypat
         assert stream.headers["content-type"] == "application/x-ndjson"
         hello = await stream.line()
         assert hello["type"] == "hello" and hello["since"] == 0
+        started = await stream.line()  # the match's start, superseded by the move after it
+        assert started["type"] == "match" and started["data"]["superseded"] is True
         missed = await stream.line()
         assert missed["type"] == "match" and missed["data"]["version"] == 1
         # The stream counts as being in the lobby.
@@ -222,8 +273,8 @@ async def test_the_websocket_with_a_token_and_no_origin(alice, bob):
 
 @pytest.mark.asyncio
 async def test_the_websocket_catches_up_from_since(alice):
-    await sync_to_async(events.record)(alice.pk, "presence", {"online": []})
-    await sync_to_async(events.record)(alice.pk, "presence", {"online": []})
+    await sync_to_async(event_log.record)(alice.pk, "presence", {"online": []})
+    await sync_to_async(event_log.record)(alice.pk, "presence", {"online": []})
     token = await sync_to_async(token_for)(alice)
     comm = _socket(f"since=1&token={token}")
     connected, _ = await comm.connect()
@@ -242,11 +293,9 @@ async def test_the_websocket_by_session_needs_the_sites_origin(alice):
     await sync_to_async(client.force_login)(alice)
     cookie = (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
     foreign = _socket("", [cookie, (b"origin", b"http://evil.example")])
-    connected, code = await foreign.connect()
-    assert not connected and code == 4401
+    assert await _closed_with(foreign) == 4401
     bare = _socket("", [cookie])
-    connected, code = await bare.connect()
-    assert not connected and code == 4401
+    assert await _closed_with(bare) == 4401
     ours = _socket("", [cookie, (b"origin", b"http://testserver")])
     connected, _ = await ours.connect()
     assert connected
@@ -256,6 +305,162 @@ async def test_the_websocket_by_session_needs_the_sites_origin(alice):
 
 @pytest.mark.asyncio
 async def test_the_websocket_refuses_a_bad_token():
-    comm = _socket("token=gin_nope")
-    connected, code = await comm.connect()
-    assert not connected and code == 4401
+    assert await _closed_with(_socket("token=gin_nope")) == 4401
+
+
+async def _closed_with(comm: WebsocketCommunicator) -> int:
+    """The close code a refused socket sees: accepted, then closed (never a bare 403)."""
+    connected, _ = await comm.connect()
+    assert connected
+    closed = await comm.receive_output(timeout=5)
+    assert closed["type"] == "websocket.close"
+    return int(closed["code"])
+
+
+def test_after_a_resignation_the_stream_offers_no_move(alice_api: Api, bob_api: Api, alice, bob):
+    match = lobby_match(alice, bob)
+    resigned = alice_api.post(f"/matches/{match.public_id}/resign", {"version": 0})
+    assert resigned.status_code == 200
+    for api in (alice_api, bob_api):
+        last = [e for e in _events(api) if e["type"] == "match"][-1]
+        assert last["data"]["status"] == "resigned"
+        view = last["data"]["view"]
+        # bob was to take the upcard or pass; a closed match offers nothing to anyone.
+        assert view["legal_actions"] == [] and view["to_act"] is None
+        assert view["match_status"] == "resigned"
+
+
+@pytest.mark.asyncio
+async def test_a_stream_that_fails_closes_with_a_code_the_server_can_send(alice, monkeypatch):
+    token = await sync_to_async(token_for)(alice)
+    fetch = event_log.fetch
+    reads_done = []
+
+    def works_once(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if reads_done:
+            raise RuntimeError("the database went away")
+        found = fetch(*args, **kwargs)
+        reads_done.append(found)
+        return found
+
+    monkeypatch.setattr(event_log, "fetch", works_once)
+    comm = _socket(f"token={token}&presence=false")
+    connected, _ = await comm.connect()
+    assert connected
+    try:
+        assert (await comm.receive_json_from(timeout=5))["type"] == "hello"
+        # The stream's first read (what came after the hello) is done; the next one fails.
+        while not reads_done:
+            await asyncio.sleep(0.01)
+        await sync_to_async(event_log.record)(alice.pk, "challenge", {"id": 1})
+        closed = await comm.receive_output(timeout=15)
+        # Closed, not silent: the client sees the close and reconnects with since. 4500 is in
+        # the application range that daphne's websocket library sends (it refused 1011).
+        assert closed == {"type": "websocket.close", "code": stream.CLOSE_STREAM_FAILED}
+        assert 3000 <= stream.CLOSE_STREAM_FAILED <= 4999
+    finally:
+        await comm.disconnect()
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The cursors of every database read the event streams make, in order."""
+    made: list[int] = []
+    next_batch = lobby_api._next_batch
+
+    def counted(user, cursor):  # type: ignore[no-untyped-def]
+        made.append(cursor)
+        return next_batch(user, cursor)
+
+    monkeypatch.setattr(lobby_api, "_next_batch", counted)
+    return made
+
+
+@pytest.mark.asyncio
+async def test_announcements_of_events_already_sent_read_nothing_again(alice, reads):
+    token = await sync_to_async(token_for)(alice)
+    comm = _socket(f"token={token}&presence=false")
+    assert (await comm.connect())[0]
+    try:
+        assert (await comm.receive_json_from(timeout=5))["type"] == "hello"
+        before = len(reads)
+
+        def burst() -> None:
+            # Five events in one commit: five announcements, all in the stream's first read.
+            with transaction.atomic():
+                for n in range(5):
+                    event_log.record(alice.pk, "challenge", {"id": n})
+
+        await sync_to_async(burst)()
+        seqs = [(await comm.receive_json_from(timeout=5))["seq"] for _ in range(5)]
+        assert seqs == sorted(seqs) and len(seqs) == 5
+        assert await comm.receive_nothing(timeout=0.5)
+        # One read delivered all five; the other four announcements read nothing again.
+        assert len(reads) - before <= 2
+    finally:
+        await comm.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_one_slow_stream_does_not_hold_up_another(alice, bob, monkeypatch):
+    alice_token = await sync_to_async(token_for)(alice)
+    bob_token = await sync_to_async(token_for)(bob)
+    fetch = event_log.fetch
+
+    def slow_for_alice(user_id, since, limit=event_log.BATCH):  # type: ignore[no-untyped-def]
+        if user_id == alice.pk:
+            time.sleep(3)  # her database read is stuck
+        return fetch(user_id, since, limit)
+
+    slow = _socket(f"token={alice_token}&presence=false")
+    quick = _socket(f"token={bob_token}&presence=false")
+    for comm in (slow, quick):
+        assert (await comm.connect())[0]
+        assert (await comm.receive_json_from(timeout=5))["type"] == "hello"
+    try:
+        monkeypatch.setattr(event_log, "fetch", slow_for_alice)
+        await sync_to_async(event_log.record)(alice.pk, "challenge", {"id": 1})
+        await asyncio.sleep(0.2)  # alice's stream is now inside its slow read
+        started = time.monotonic()
+        await sync_to_async(event_log.record)(bob.pk, "challenge", {"id": 2})
+        frame = await quick.receive_json_from(timeout=5)
+        # Socket work runs on a pool of threads, not on the process's one shared sync thread
+        # where it queued behind alice's read.
+        assert frame["type"] == "challenge" and time.monotonic() - started < 2
+    finally:
+        for comm in (slow, quick):
+            await comm.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_move_reaches_the_opponents_socket_with_its_view_and_no_read(alice, bob, reads):
+    """The door renders each player's view in the move's transaction; it comes with the
+    wake-up, so the opponent's stream sends it without reading the database, and it is what
+    a read would have given (their own cards only)."""
+    from games import services
+
+    match = await sync_to_async(lobby_match)(alice, bob)
+    token = await sync_to_async(token_for)(bob)
+    comm = _socket(f"token={token}&presence=false")
+    assert (await comm.connect())[0]
+    try:
+        hello = await comm.receive_json_from(timeout=5)
+        while not reads:  # the stream's first read, of what came after the hello
+            await asyncio.sleep(0.01)
+        before = len(reads)
+        await sync_to_async(services.submit)(match, 0, {"type": "pass"}, 0)
+        frame = await comm.receive_json_from(timeout=5)
+        assert len(reads) == before, "the stream read the database for a pushed event"
+        assert (frame["type"], frame["seq"]) == ("match", hello["last_seq"] + 1)
+        data = frame["data"]
+        assert (data["version"], data["seat"], data["superseded"]) == (1, 1, False)
+        state = await sync_to_async(load_state)(match)
+        mine = player_view(state, 1)
+        assert data["view"]["hand"] == mine["hand"]
+        assert data["view"]["legal_actions"] == mine["legal_actions"]
+        # The same event, read from the log as a reconnecting client would, says the same.
+        read = (await sync_to_async(_events)(Api(token), hello["last_seq"]))[0]
+        assert read["data"]["view"]["hand"] == data["view"]["hand"]
+        assert read["data"]["version"] == data["version"] == data["view"]["version"]
+    finally:
+        await comm.disconnect()

@@ -17,6 +17,8 @@ from ginclient.bots.random_bot import choose as random_choose
 from ginclient.cli import main
 from lobby import api as lobby_api
 from tests.browser.live_asgi import serve
+from tests.games.live_helpers import lobby_match
+from tests.games.test_replay import DECK, FIRST_HAND, play
 
 from .conftest import token_for
 from .test_browser_vs_api import pick
@@ -99,8 +101,53 @@ def test_the_commands_and_their_errors(server: str, alice, bob):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_decline_with_other_rules_and_its_acceptance(server: str, alice, bob):
+    alices = ["--server", server, "--token", token_for(alice)]
+    bobs = ["--server", server, "--token", token_for(bob)]
+    lines: list[str] = []
+    assert main([*bobs, "online"], out=lines.append) == 0  # both in the lobby
+    assert main([*alices, "challenge", "bob", "--target", "50"], out=lines.append) == 0
+    challenge_id = int(lines[-1].split("#")[1].split()[0])
+    decline = [*bobs, "decline", str(challenge_id), "--reason", "rules"]
+    counter = ["--counter-preset", "classic", "--counter-target", "250"]
+    assert main([*decline, *counter], out=lines.append) == 0
+    assert "declined (rules); proposed instead: classic to 250" in lines[-1]
+    assert main([*alices, "challenges"], out=lines.append) == 0
+    assert "proposed instead: classic to 250" in lines[-1]
+    assert main([*alices, "accept-counter", str(challenge_id)], out=lines.append) == 0
+    match_id = lines[-1].split()[1]
+    started = Client(server, token_for(alice)).get(f"/matches/{match_id}")
+    assert started["rules"]["name"] == "classic" and started["rules"]["target"] == 250
+    assert main([*alices, "accept-counter", str(challenge_id)], out=lines.append) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_prints_a_finished_hand_move_by_move(server: str, alice, bob):
+    match = lobby_match(alice, bob, deck=DECK)
+    base = ["--server", server, "--token", token_for(alice)]
+    lines: list[str] = []
+    assert main([*base, "replay", match.public_id], out=lines.append) == 1
+    assert lines[-1] == "No hand of this match is over yet."
+    play(match, FIRST_HAND)
+    lines.clear()
+    assert main([*base, "replay", match.public_id], out=lines.append) == 0
+    text = "\n".join(lines)
+    assert text.startswith(f"Hand 1 of match {match.public_id} · alice vs bob · bob deals")
+    assert "  0. bob dealt; Q♣ was turned up." in text
+    assert "alice  A♠ 2♠ 3♠ 4♥ 5♥ 6♥ K♦ 7♣ 8♣ 9♣  (10)" in text  # the deal, both hands open
+    assert "  2. alice discarded K♦.\n" in text
+    assert "     * Could have knocked with 10 (throwing K♦) and scored 70." in text
+    assert "Result: knock, alice scores 71 (deadwood alice 1, bob 72)." in text
+    # A hand that is not over (here: none) is refused, with the server's words.
+    assert main([*base, "replay", match.public_id, "--hand", "2"], out=lines.append) == 1
+    assert lines[-1] == (
+        "Error: There is no finished hand of that number in this match. (404 not_found)"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(180)
-def test_a_bot_plays_bea(server: str, alice):
+def test_a_bot_plays_bea(server: str, alice, quick_bea: None):
     said: list[str] = []
     bot = Bot(Client(server, token_for(alice)), random_choose, say=said.append, target=50, games=1)
     bot.against_bea("easy")
@@ -152,8 +199,13 @@ def test_a_bot_accepts_a_challenge_in_the_lobby_and_plays_it_out(server: str, al
                 assert refused.status == 409
         time.sleep(0.1)
         match = alice_client.get(f"/matches/{match['id']}")
-    if match["status"] == "active":
-        match = alice_client.post(f"/matches/{match['id']}/resign")
+    while match["status"] == "active":
+        try:
+            path = f"/matches/{match['id']}/resign"
+            match = alice_client.post(path, {"version": match["version"]})
+        except ApiError as refused:  # the bot moved since alice last read the match
+            assert refused.status == 409
+            match = alice_client.get(f"/matches/{match['id']}")
     thread.join(timeout=30)
     assert not failure, failure
     assert not thread.is_alive()

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from games import services
+from games import readers
 from games.engine import ALL_CARDS
 from games.models import Match
-from lobby import events
+from games.states import load_state
+from lobby import event_log
 from tests.games.test_leak import choose, hidden_from
 
 from .conftest import Api, body, token_for
@@ -55,13 +56,13 @@ def _start(apis: list[Api], rng: random.Random) -> Match:
 def _check_events(scan: Scanner, api: Api, user: Any, reader: int, since: int) -> int:
     """Scan every event ``reader`` has not seen yet, through the page a client polls and as the
     stream delivers them; each match event against its own match, anything else for any card."""
-    page = body(api.get("/events", since=since, limit=events.BATCH))["events"]
-    streamed = events.deliver(user, events.fetch(user.pk, since, events.BATCH))
+    page = body(api.get("/events", since=since, limit=event_log.BATCH))["events"]
+    streamed = event_log.deliver(user, event_log.fetch(user.pk, since, event_log.BATCH))
     for item in page + streamed:
         text = json.dumps(item)
         if item["type"] == "match":
             match = Match.objects.get(public_id=item["data"]["match"])
-            seat = services.seat_of(match, user)
+            seat = readers.seat_of(match, user)
             scan.check(match, WATCHER if seat is None else seat, text, f"event {item['seq']}")
         else:
             scan.scanned += 1
@@ -82,7 +83,7 @@ def test_no_hidden_card_reaches_an_api_client(alice, bob, carol):
         path = f"/matches/{match.public_id}"
         for step in range(MAX_ACTIONS):
             match.refresh_from_db()
-            state = services.load_state(match)
+            state = load_state(match)
             if state.phase == "match_over":
                 break
             seat = state.to_act if state.to_act is not None else rng.choice([0, 1])
@@ -98,7 +99,7 @@ def test_no_hidden_card_reaches_an_api_client(alice, bob, carol):
             assert refused.status_code == 409
             scan.check(match, seat, refused.content.decode(), "409")
             match.refresh_from_db()
-            if services.load_state(match).phase in ("hand_over", "match_over"):
+            if load_state(match).phase in ("hand_over", "match_over"):
                 hands_ended += 1
             for reader in (0, 1, WATCHER):
                 since[reader] = _check_events(
@@ -111,6 +112,6 @@ def test_no_hidden_card_reaches_an_api_client(alice, bob, carol):
                     scan.check(match, reader, listed, "list")
         match.refresh_from_db()
         if match.is_active:
-            apis[0].post(f"{path}/resign")
+            apis[0].post(f"{path}/resign", {"version": match.version})
     assert hands_ended >= MATCHES // 2, "too few hands reached their end to test the reveal"
     assert scan.scanned > MATCHES * 200

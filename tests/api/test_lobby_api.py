@@ -80,7 +80,9 @@ def test_challenge_refusals(alice_api: Api, alice, bob, carol):
         assert body(response)["message"]
     services.block(bob, alice)
     blocked = alice_api.post("/challenges", {"to": "bob"})
-    assert (blocked.status_code, body(blocked)["code"]) == (403, "not_allowed")
+    # As if bob were away: the answer does not reveal the block.
+    assert (blocked.status_code, body(blocked)["code"]) == (409, "conflict")
+    assert body(blocked)["message"] == "bob is not in the lobby right now."
 
 
 def test_a_second_open_challenge_is_a_conflict(alice_api: Api, bob):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
+from games import bea_turns, services
+from games.engine import player_view
 from games.models import Action, Match
+from games.states import load_state
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
 from tests.games.live_helpers import lobby_match
 
@@ -41,7 +43,10 @@ def test_it_lists_my_matches(alice_api: Api, carol_api: Api, match: Match):
 def test_it_shows_each_seat_its_own_view(alice_api: Api, bob_api: Api, match: Match):
     mine = body(alice_api.get(f"/matches/{match.public_id}"))
     assert mine["seat"] == 0
-    assert mine["view"] == services.player_view(match, 0)
+    # The engine's view of the seat, plus what every reader gets: the match's status and why
+    # a move is blocked (nothing blocks it here).
+    expected = player_view(load_state(match), 0) | {"match_status": "active", "blocked": ""}
+    assert mine["view"] == expected
     assert sorted(mine["view"]["hand"]) == sorted(ALICE_KNOCKS.split())
     theirs = body(bob_api.get(f"/matches/{match.public_id}"))
     assert theirs["view"]["seat"] == 1 and theirs["your_turn"] is False
@@ -53,7 +58,7 @@ def test_a_watcher_gets_the_spectator_view_and_may_not_act(carol_api: Api, match
     assert watched["seat"] is None and watched["view"]["hand"] == []
     refused = act(carol_api, match, {"type": "pass"}, 0)
     assert (refused.status_code, body(refused)["code"]) == (403, "not_your_match")
-    resign = carol_api.post(f"/matches/{match.public_id}/resign")
+    resign = carol_api.post(f"/matches/{match.public_id}/resign", {"version": 0})
     assert resign.status_code == 403
 
 
@@ -112,10 +117,20 @@ def test_a_body_that_is_not_json_is_400(alice_api: Api, match: Match):
 
 
 def test_resigning_ends_the_match(alice_api: Api, bob_api: Api, match: Match):
-    response = alice_api.post(f"/matches/{match.public_id}/resign")
+    unsaid = alice_api.post(f"/matches/{match.public_id}/resign")
+    assert (unsaid.status_code, body(unsaid)["code"]) == (400, "malformed")
+    stale = alice_api.post(f"/matches/{match.public_id}/resign", {"version": 5})
+    assert (stale.status_code, body(stale)["code"]) == (409, "stale_version")
+    response = alice_api.post(f"/matches/{match.public_id}/resign", {"version": 0})
     assert response.status_code == 200
     assert body(response)["status"] == "resigned" and body(response)["winner_seat"] == 1
-    again = bob_api.post(f"/matches/{match.public_id}/resign")
+    # A closed match offers nobody a move: not the players, not a watcher.
+    assert body(response)["view"]["legal_actions"] == []
+    for api in (alice_api, bob_api):
+        view = body(api.get(f"/matches/{match.public_id}"))["view"]
+        assert view["legal_actions"] == [] and view["to_act"] is None
+        assert view["match_status"] == "resigned"
+    again = bob_api.post(f"/matches/{match.public_id}/resign", {"version": 0})
     assert (again.status_code, body(again)["code"]) == (409, "match_closed")
     late = act(bob_api, match, {"type": "pass"}, 0)
     assert (late.status_code, body(late)["code"]) == (409, "match_closed")
@@ -124,7 +139,7 @@ def test_resigning_ends_the_match(alice_api: Api, bob_api: Api, match: Match):
 def test_rematch_offer_accept_and_decline(alice_api: Api, bob_api: Api, match: Match):
     early = alice_api.post(f"/matches/{match.public_id}/offers", {"kind": "rematch", "version": 0})
     assert (early.status_code, body(early)["code"]) == (422, "invalid_request")
-    alice_api.post(f"/matches/{match.public_id}/resign")
+    alice_api.post(f"/matches/{match.public_id}/resign", {"version": 0})
     offer = alice_api.post(f"/matches/{match.public_id}/offers", {"kind": "rematch", "version": 0})
     assert offer.status_code == 201
     offer_id = body(offer)["id"]
@@ -158,27 +173,42 @@ def test_claiming_the_win_is_refused_while_the_opponent_is_here(bob_api: Api, ma
 # --- Against Bea --------------------------------------------------------------------------------
 
 
-def test_bea_replies_within_the_answer(alice_api: Api):
+def _version_of(public_id: str) -> tuple[int, str]:
+    match = Match.objects.get(public_id=public_id)
+    return match.version, match.status
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bea_replies_to_an_api_move_without_any_get(alice_api: Api, quick_bea: None):
     response = alice_api.post("/matches/bea", {"level": "easy", "target": 50})
     assert response.status_code == 201
     started = body(response)
     assert started["kind"] == "bea" and started["seats"][1]["kind"] == "bea"
     view = started["view"]
     assert view["to_act"] == 0
-    # Pass the upcard: Bea decides on it herself before the answer comes back.
+    # Pass the upcard; the answer is the move itself, and Bea's reply follows on the server.
     answer = body(act(alice_api, started["id"], {"type": "pass"}, view["version"]))
-    assert answer["view"]["version"] >= 2
-    assert answer["view"]["to_act"] == 0 or answer["view"]["phase"] != "draw"
+    assert answer["view"]["version"] == 1
+    assert bea_turns.worker.wait_idle(30)
+    # Read from the database, not through the API: nothing but her turn moved her.
+    version, status = _version_of(started["id"])
+    assert version >= 2 and status == "active"
+    state = load_state(Match.objects.get(public_id=started["id"]))
+    assert state.to_act == 0  # her turn is over: Alice's draw (or Alice's upcard offer)
 
 
-def test_a_whole_match_against_bea(alice_api: Api):
-    started = body(alice_api.post("/matches/bea", {"level": "easy", "target": 50}))
-    match = started
+@pytest.mark.django_db(transaction=True)
+def test_a_whole_match_against_bea(alice_api: Api, quick_bea: None):
+    match = body(alice_api.post("/matches/bea", {"level": "easy", "target": 50}))
     for _ in range(2000):
         if match["status"] != "active":
             break
         legal = match["view"]["legal_actions"]
-        assert legal, "the API never leaves the player waiting for Bea"
+        if not legal:  # her turn: she moves on her own
+            assert bea_turns.worker.wait_idle(30)
+            match = body(alice_api.get(f"/matches/{match['id']}"))
+            assert match["view"]["legal_actions"] or match["status"] != "active"
+            continue
         enders = [a for a in legal if a["type"] in ("gin", "big_gin", "knock")]
         action = enders[0] if enders else legal[-1]
         response = act(alice_api, match["id"], action, match["view"]["version"])

@@ -1,0 +1,45 @@
+"""What one move reads: the match's offers once for everyone who sees the new position (the
+mover's answer and both players' events), and still the offer that is open."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Match
+from lobby.models import PlayerEvent
+from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
+from tests.games.live_helpers import lobby_match
+
+from .conftest import Api, body
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def match(alice, bob) -> Match:
+    return lobby_match(alice, bob, deck=stacked(ALICE_KNOCKS, BEA_LOOSE, "2D", "KC"))
+
+
+def test_a_move_reads_the_offers_once_and_every_view_shows_the_open_one(
+    alice_api: Api, bob_api: Api, match: Match, bob
+):
+    restart = {"kind": "restart", "version": 0}
+    offered = alice_api.post(f"/matches/{match.public_id}/offers", restart)
+    assert offered.status_code == 201, offered.content
+    with CaptureQueriesContext(connection) as queries:
+        moved = alice_api.post(
+            f"/matches/{match.public_id}/actions", {"action": {"type": "pass"}, "version": 0}
+        )
+    assert moved.status_code == 200, moved.content
+    answer = body(moved)
+    assert answer["version"] == 1
+    assert answer["live"]["offer"]["kind"] == "restart"
+    offer_reads = [q["sql"] for q in queries if 'FROM "games_offer"' in q["sql"]]
+    assert len(offer_reads) == 1, offer_reads
+    # bob's event of the move carries his view with alice's offer in it.
+    event = PlayerEvent.objects.filter(user=bob, kind="match").order_by("-seq").first()
+    assert event is not None and event.payload["version"] == 1
+    bobs = body(bob_api.get(f"/matches/{match.public_id}"))
+    assert bobs["version"] == 1 and bobs["live"]["offer"]["from_seat"] == 0
