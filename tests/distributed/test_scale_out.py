@@ -28,8 +28,10 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games import services
+from games import readers
+from games.engine import player_view
 from games.models import Match
+from games.states import load_state
 from tests.games.live_helpers import shown_cards
 
 if TYPE_CHECKING:
@@ -71,7 +73,7 @@ def _test_database_url() -> str:
 class Server:
     """One daphne process serving ginsite.asgi on its own port."""
 
-    def __init__(self, name: str, log_dir: Path) -> None:
+    def __init__(self, name: str, log_dir: Path, app: str = "ginsite.asgi:application") -> None:
         self.name = name
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -85,8 +87,7 @@ class Server:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
         }
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
-            + ["ginsite.asgi:application"],
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)] + [app],
             cwd=ROOT,
             env=env,
             stdout=self.log,
@@ -244,7 +245,7 @@ def test_two_servers_share_one_lobby_and_one_table(
     public_id = table.strip("/").split("/")[-1]
     match = Match.objects.get(public_id=public_id)
     assert match.kind == Match.Kind.LOBBY
-    seat_of = {"alice": services.seat_of(match, alice), "bob": services.seat_of(match, bob)}
+    seat_of = {"alice": readers.seat_of(match, alice), "bob": readers.seat_of(match, bob)}
     https = {seat_of["alice"]: alice_http, seat_of["bob"]: bob_http}
 
     with (
@@ -259,9 +260,9 @@ def test_two_servers_share_one_lobby_and_one_table(
 
         for _move in range(8):
             match.refresh_from_db()
-            state = services.load_state(match)
+            state = load_state(match)
             mover = state.to_act if state.to_act is not None else 0
-            view = services.player_view(match, mover)
+            view = player_view(load_state(match), mover)
             action = sorted(view["legal_actions"], key=json.dumps)[0]
             status, _h, _page = https[mover].request(
                 f"/games/{public_id}/act",
@@ -274,7 +275,7 @@ def test_two_servers_share_one_lobby_and_one_table(
             other = sockets[1 - mover]
             pushed = _wait_for(other, f'data-version="{version}"')
             match.refresh_from_db()
-            after = services.load_state(match)
+            after = load_state(match)
             if after.phase not in ("hand_over", "match_over"):
                 secret = [c for c in after.hands[mover] if c not in after.known[mover]]
                 assert shown_cards(pushed, secret + list(after.stock)) == []

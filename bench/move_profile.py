@@ -1,0 +1,144 @@
+"""Where a move's server time goes: N moves through the JSON API, in process, profiled.
+
+    .venv/bin/python -m bench.move_profile [--moves 400] [--html out.html]
+
+Sets up its own throwaway database (SQLite, or a ``test_`` copy of DATABASE_URL's), two
+players with tokens and a lobby match, then posts moves as two API clients would (with an
+Idempotency-Key, the version, alternating seats, a new match when one ends) through Django's
+test client, under pyinstrument. Prints the median and p95 time per move and the profile's
+top frames. It runs the view stack only: no ASGI server, no sockets (``bench.live`` measures
+those). Prints, never asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import uuid
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=400)
+    parser.add_argument("--html", help="also write pyinstrument's HTML report here")
+    parser.add_argument(
+        "--sql", action="store_true", help="also list the SQL statements of the last move"
+    )
+    args = parser.parse_args(argv)
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    print("creating a throwaway database...", flush=True)
+    name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        return _run(args)
+    finally:
+        connection.creation.destroy_test_db(name, verbosity=0)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import json
+
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test import Client
+    from pyinstrument import Profiler
+
+    from games import services
+    from games.models import Match, Seat
+    from lobby import tokens
+
+    users = [get_user_model().objects.create_user(n, password="x" * 12) for n in ("ann", "ben")]
+    keys = [tokens.create(u, "bench")[1] for u in users]
+    client = Client()
+
+    def new_match() -> Match:
+        return services.create_match(
+            Match.Kind.LOBBY,
+            services.ruleset("standard", 250),
+            tuple(services.SeatSpec(Seat.Kind.PLAYER, user=u) for u in users),  # type: ignore[arg-type]
+        )
+
+    def post(seat: int, path: str, body: dict) -> dict:
+        response = client.post(
+            "/api/v1" + path,
+            json.dumps(body),
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {keys[seat]}", "Idempotency-Key": uuid.uuid4().hex},
+        )
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    def read(seat: int, match: Match) -> dict:
+        headers = {"Authorization": f"Bearer {keys[seat]}"}
+        return json.loads(client.get(f"/api/v1/matches/{match.public_id}", headers=headers).content)
+
+    statements: dict[str, int] = {"n": 0}
+    last_move: list[str] = []
+
+    def count_statement(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        statements["n"] += 1
+        last_move.append(sql)
+        return execute(sql, params, many, context)
+
+    match = new_match()
+    detail = read(0, match)
+    times: list[float] = []
+    profiler = Profiler(interval=0.0005)
+    print(f"posting {args.moves} moves...", flush=True)
+    profiler.start()
+    while len(times) < args.moves:
+        view = detail["view"]
+        if detail["status"] != "active":
+            match = new_match()
+            detail = read(0, match)
+            continue
+        seat = view["to_act"] if view["to_act"] is not None else 0
+        if seat != detail["seat"]:
+            detail = read(seat, match)  # the other player's view, as their stream would bring
+            continue
+        legal = view["legal_actions"]
+        pick = next((a for a in legal if a["type"] in ("pass", "next_hand")), None)
+        pick = pick or next((a for a in legal if a.get("from") == "stock"), None)
+        pick = pick or next((a for a in legal if a["type"] == "discard"), legal[0])
+        last_move.clear()
+        started = time.perf_counter()
+        with connection.execute_wrapper(count_statement):
+            detail = post(
+                seat,
+                f"/matches/{match.public_id}/actions",
+                {"action": pick, "version": view["version"]},
+            )
+        times.append(time.perf_counter() - started)
+        if len(times) % 100 == 0:
+            print(f"  {len(times)}/{args.moves}", flush=True)
+    profiler.stop()
+    times.sort()
+    print(
+        f"\n{len(times)} moves ({connection.vendor}): "
+        f"median {statistics.median(times) * 1000:.2f} ms, "
+        f"p95 {times[int(len(times) * 0.95)] * 1000:.2f} ms (view stack only, in process), "
+        f"{statements['n'] / len(times):.1f} SQL statements per move (transactions included)\n"
+    )
+    print(profiler.output_text(unicode=False, color=False, show_all=False))
+    if args.sql:
+        print(f"The last move's {len(last_move)} statements:")
+        for number, sql in enumerate(last_move, 1):
+            print(f"{number:3}. {sql[:160]}")
+    if args.html:
+        with open(args.html, "w") as out:
+            out.write(profiler.output_html())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

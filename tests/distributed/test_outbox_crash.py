@@ -1,0 +1,111 @@
+"""kill -9 right after a move commits: the opponent's event stream still hears of it.
+
+Server A commits alice's move, and with it the players' events, and is killed before it pushes
+anything (its pushes wait a few seconds, and the kill comes in that window). Bob's event
+stream is on server B and is never woken for it; it reads the log at its next keep-alive and
+receives the match event of that version, once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from games.models import Action, Announcement, Match
+from lobby import tokens
+from lobby.models import PlayerEvent
+from tests.distributed.test_scale_out import Server, _needs_distributed_setup  # noqa: F401
+from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
+from tests.games.live_helpers import lobby_match
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+pytestmark = [pytest.mark.distributed, pytest.mark.django_db(transaction=True)]
+
+EVENT_SECONDS = 20
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    started = [
+        Server("A", tmp_path, "tests.distributed.slow_delivery_asgi:application"),
+        Server("B", tmp_path),
+    ]
+    try:
+        for server in started:
+            server.wait_ready()
+        yield started[0], started[1]
+    finally:
+        for server in started:
+            if server.process.poll() is None:
+                server.stop()
+            else:
+                server.log.close()
+
+
+def _post_move(server: Server, token: str, match: Match, answers: list[Any]) -> None:
+    """alice's move on A; A dies before answering, so the answer is an error."""
+    request = urllib.request.Request(
+        f"{server.base}/api/v1/matches/{match.public_id}/actions",
+        data=json.dumps({"action": {"type": "pass"}, "version": 0}).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            answers.append(response.status)
+    except (urllib.error.URLError, ConnectionError, TimeoutError) as gone:
+        answers.append(gone)
+
+
+@pytest.mark.timeout(120)
+def test_a_move_committed_before_kill_9_still_reaches_the_opponent(
+    servers: tuple[Server, Server], alice: User, bob: User
+):
+    from websockets.sync.client import connect
+
+    server_a, server_b = servers
+    match = lobby_match(alice, bob, deck=stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    alice_token = tokens.create(alice, "crash test")[1]
+    bob_token = tokens.create(bob, "crash test")[1]
+    with connect(
+        f"ws://127.0.0.1:{server_b.port}/ws/events/?token={bob_token}", open_timeout=10
+    ) as stream:
+        hello = json.loads(stream.recv(timeout=10))
+        assert hello["type"] == "hello"
+        answers: list[Any] = []
+        poster = threading.Thread(target=_post_move, args=(server_a, alice_token, match, answers))
+        poster.start()
+        deadline = time.monotonic() + 15
+        while not Action.objects.filter(match=match).exists():
+            assert time.monotonic() < deadline, "the move never committed on A"
+            time.sleep(0.05)
+        # Committed with its events, and nobody told yet: kill A now.
+        assert PlayerEvent.objects.filter(user=bob, kind="match", payload__version=1).exists()
+        os.kill(server_a.process.pid, signal.SIGKILL)
+        server_a.process.wait(timeout=10)
+        poster.join(timeout=30)
+        assert answers and not isinstance(answers[0], int), "A answered before it died"
+
+        versions: list[int] = []
+        deadline = time.monotonic() + EVENT_SECONDS
+        while 1 not in versions and time.monotonic() < deadline:
+            try:
+                frame = json.loads(stream.recv(timeout=max(0.1, deadline - time.monotonic())))
+            except TimeoutError:
+                break
+            if frame.get("type") == "match" and frame["data"]["match"] == match.public_id:
+                versions.append(frame["data"]["version"])
+        assert versions.count(1) == 1, f"bob did not hear of the committed move once ({versions})"
+    assert not Announcement.objects.filter(match=match, delivered_at__isnull=True).exists()
+    assert Match.objects.get(pk=match.pk).version == 1
