@@ -6,10 +6,11 @@ this package uses only the names below.
 
 from __future__ import annotations
 
+from . import fair
 from .cards import ALL_CARDS, POINTS, display, is_card, points
 from .melds import Arrangement, best_arrangement, best_discard, deadwood, discard_deadwoods
 from .rules import PRESETS, IllegalAction, Ruleset
-from .state import MatchState, apply, legal_actions, new_match, shuffled_deck
+from .state import MatchState, apply, hand_is_fair, legal_actions, new_match, shuffled_deck
 from .view import player_view, spectator_view
 
 __all__ = [
@@ -26,6 +27,8 @@ __all__ = [
     "deadwood",
     "discard_deadwoods",
     "display",
+    "fair",
+    "hand_is_fair",
     "is_card",
     "legal_actions",
     "new_match",

@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from . import fair as fairness
 from .cards import ALL_CARDS, INDEX, is_card, mask_of
 from .melds import arrangement_of_mask, deadwood_of_mask, discard_deadwoods_of_mask
 from .rules import IllegalAction, Ruleset, score_hand
@@ -44,6 +45,10 @@ class MatchState:
     settlement: dict[str, Any] | None = None
     moves: tuple[dict[str, Any], ...] = ()
     version: int = 0
+    # The provably fair shuffle (``fair``): hands dealt from committed server seeds, the
+    # stock cut by each player's seed; ``seeded`` holds the seeds of this hand so far.
+    fair: bool = False
+    seeded: tuple[str | None, str | None] = (None, None)
 
     @property
     def non_dealer(self) -> int:
@@ -65,6 +70,17 @@ def shuffled_deck(seed: int | str, hand_number: int) -> list[str]:
     deck = list(ALL_CARDS)
     random.Random(f"gin:{seed}:{hand_number}").shuffle(deck)
     return deck
+
+
+def hand_is_fair(state: MatchState) -> bool:
+    """Was this hand dealt by the provably fair shuffle? (A stacked first deck never is.)"""
+    return state.fair and not (state.hand_number == 1 and state.first_deck is not None)
+
+
+def _deck_of_hand(state: MatchState, hand_number: int) -> list[str]:
+    if state.fair:
+        return fairness.deck(fairness.server_seed(state.seed, hand_number))
+    return shuffled_deck(state.seed, hand_number)
 
 
 def _validate_deck(deck: list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -91,6 +107,7 @@ def _deal(state: MatchState, deck: list[str] | tuple[str, ...]) -> MatchState:
         known=(frozenset(), frozenset()),
         last_hand=None,
         moves=(),
+        seeded=(None, None),
     )
 
 
@@ -98,12 +115,16 @@ def new_match(
     rules: Ruleset,
     seed: int | str | None = None,
     deck: list[str] | tuple[str, ...] | None = None,
+    *,
+    fair: bool = False,
 ) -> MatchState:
     """A new match, first hand dealt (seat 1 deals, seat 0 acts first).
 
     Every hand's shuffle derives from ``seed``; ``deck`` stacks the first hand instead
     (``deck[0:10]`` to the non-dealer, ``deck[10:20]`` to the dealer, ``deck[20]`` turned up,
-    the rest the stock, top first).
+    the rest the stock, top first). ``fair``: every hand is dealt by the provably fair
+    shuffle of ``games.engine.fair`` from a server seed derived from ``seed``, and a seat's
+    first action of a hand may carry a ``"seed"`` of its own that cuts the stock.
     """
     if seed is None and deck is None:
         raise ValueError("new_match needs a seed or a deck: the engine draws no randomness itself")
@@ -119,8 +140,9 @@ def new_match(
         hands=((), ()),
         stock=(),
         discard=(),
+        fair=fair,
     )
-    return _deal(state, first if first is not None else shuffled_deck(state.seed, 1))
+    return _deal(state, first if first is not None else _deck_of_hand(state, 1))
 
 
 # --- Reading actions --------------------------------------------------------------------------
@@ -162,6 +184,8 @@ def apply(state: MatchState, seat: int, action: dict[str, Any]) -> MatchState:
     the card just taken from the discard pile, a knock over the limit, a false gin.
     """
     kind = _check_shape(seat, action)
+    if "seed" in action and not fairness.is_player_seed(action["seed"]):
+        raise IllegalAction("A seed is 1 to 64 letters, digits, '-' or '_'.")
     if state.phase == "match_over":
         raise IllegalAction("The match is over.")
     if kind == "next_hand":
@@ -172,11 +196,28 @@ def apply(state: MatchState, seat: int, action: dict[str, Any]) -> MatchState:
         raise IllegalAction("The hand is over: start the next hand.")
     if state.to_act != seat:
         raise IllegalAction("It is not your turn.")
+    if "seed" in action:
+        state = _cut(state, seat, action["seed"])
     if state.phase == "upcard_offer":
         return _upcard_offer(state, seat, kind)
     if state.phase == "draw":
         return _draw(state, seat, kind, action)
     return _discard_phase(state, seat, kind, action)
+
+
+def _cut(state: MatchState, seat: int, seed: str) -> MatchState:
+    """The seat's own seed cuts the stock, if it is the seat's first of this fair hand (a
+    later one, or one in a hand that is not fair, changes nothing)."""
+    if not hand_is_fair(state) or state.seeded[seat] is not None:
+        return state
+    server = fairness.server_seed(state.seed, state.hand_number)
+    seeded = list(state.seeded)
+    seeded[seat] = seed
+    return replace(
+        state,
+        stock=tuple(fairness.cut(state.stock, server, seat, seed)),
+        seeded=(seeded[0], seeded[1]),
+    )
 
 
 def _moved(state: MatchState, seat: int, kind: str, **details: Any) -> dict[str, Any]:
@@ -387,7 +428,7 @@ def _next_hand(state: MatchState) -> MatchState:
         dealer=dealer,
         version=state.version + 1,
     )
-    return _deal(moved, shuffled_deck(state.seed, number))
+    return _deal(moved, _deck_of_hand(state, number))
 
 
 def settle(state: MatchState) -> dict[str, Any]:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import fair
 from .cards import ALL_CARDS, INDEX, mask_of
 from .melds import arrangement_of_mask, discard_deadwoods_of_mask
-from .state import MatchState, legal_actions
+from .state import MatchState, hand_is_fair, legal_actions
 
 
 def public_move(move: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -53,6 +54,7 @@ def player_view(state: MatchState, seat: int) -> dict[str, Any]:
         "settlement": state.settlement,
         "version": state.version,
         "rules": state.rules.as_dict(),
+        "shuffle": shuffle_view(state),
     }
     if state.phase == "discard" and state.to_act == seat:
         view["deadwood_after_discard"] = {
@@ -85,4 +87,19 @@ def spectator_view(state: MatchState) -> dict[str, Any]:
         "settlement": state.settlement,
         "version": state.version,
         "rules": state.rules.as_dict(),
+        "shuffle": shuffle_view(state),
+    }
+
+
+def shuffle_view(state: MatchState) -> dict[str, Any] | None:
+    """What everyone may know of this hand's provably fair shuffle while it is played: the
+    server's commitment and which seats have cut the stock (never a seed). None when the
+    hand was not dealt that way."""
+    if not hand_is_fair(state):
+        return None
+    return {
+        "scheme": fair.SCHEME,
+        "hand_number": state.hand_number,
+        "commitment": fair.commitment(fair.server_seed(state.seed, state.hand_number)),
+        "seeded": [s is not None for s in state.seeded],
     }
