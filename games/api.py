@@ -52,6 +52,14 @@ class ActionIn(Body):
     version: WholeNumber = Field(
         ge=0, description="The view's `version` this move was chosen on (409 if stale)."
     )
+    seed: str | None = Field(
+        None,
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9_-]+$",
+        description="Your own random seed: with your first move of a hand it cuts the stock "
+        "(the provably fair shuffle, docs/fairness.md); later ones change nothing.",
+    )
 
 
 class VersionIn(Body):
@@ -186,6 +194,20 @@ class ReplayMove(Schema):
     notes: list[ReplayNote] = Field(description="Bea's notes on this move, from the mover's side.")
 
 
+class ShuffleCut(Schema):
+    seat: int
+    seed: str = Field(description="The seed the seat sent with its first move of the hand.")
+    move: int = Field(description="The replay position whose action carried it (`moves[i].index`).")
+
+
+class RevealedShuffle(Schema):
+    scheme: Literal["sha256-fisher-yates-1"]
+    hand_number: int
+    commitment: str = Field(description="SHA-256 of `server_seed`, shown since the deal.")
+    server_seed: str = Field(description="Revealed now that the hand is over.")
+    cuts: list[ShuffleCut] = Field(description="The players' seeds, in the order they cut.")
+
+
 class ReplayOut(Schema):
     match: str
     hand_number: int
@@ -195,6 +217,10 @@ class ReplayOut(Schema):
     result: dict[str, Any] = Field(description="The hand's end, as `last_hand` in the view.")
     scores: list[int] = Field(description="The match's scores once this hand was scored.")
     url: str = Field(description="The replay's page.")
+    shuffle: RevealedShuffle | None = Field(
+        description="The provably fair shuffle revealed (docs/fairness.md); null for a hand "
+        "that was not dealt by it."
+    )
 
 
 # --- Helpers ------------------------------------------------------------------------------------
@@ -382,6 +408,8 @@ def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str
     Against Bea, her reply follows on the server; your event stream hears of each action."""
     match, seat = _seated(request, match_id)
     action = body.action.model_dump(by_alias=True, exclude_none=True)
+    if body.seed is not None:
+        action["seed"] = body.seed
     services.submit(match, seat, action, body.version)
     return _detail(match, seat)
 

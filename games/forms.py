@@ -99,6 +99,9 @@ class MoveForm(forms.Form):
         },
     )
     card = forms.CharField(required=False, max_length=2, strip=True)
+    # The page's own random seed with this seat's first move of a hand (docs/fairness.md);
+    # the engine checks its form.
+    seed = forms.CharField(required=False, max_length=64, strip=True)
     version = forms.IntegerField(
         min_value=0,
         error_messages={
@@ -126,6 +129,8 @@ class MoveForm(forms.Form):
         action = dict(MOVES[move])
         if move in NEEDS_CARD:
             action["card"] = self.cleaned_data["card"]
+        if self.cleaned_data.get("seed"):
+            action["seed"] = self.cleaned_data["seed"]
         return action
 
     def first_error(self) -> str:

@@ -78,6 +78,9 @@ class Match(models.Model):
     # Both players agreed, when the match was made, that either may ask what Bea would do
     # (the hint); otherwise it is offered only against Bea and in pass-and-play.
     hints = models.BooleanField(default=False)
+    # Every hand is dealt by the provably fair shuffle (games.engine.fair, docs/fairness.md).
+    # Matches made before it existed keep the shuffle they were dealt with.
+    fair = models.BooleanField(default=True, editable=False)
     previous = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="next_matches"
     )

@@ -209,7 +209,24 @@ def table_context(
         row["replay_url"] = _replay_url(match, row["hand_number"])
     ctx["known_cards"] = [card(c) for c in view["known_opponent_cards"]]
     ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]
+    ctx["shuffle"] = _shuffle(view, names, seat, spectator)
     return ctx
+
+
+def _shuffle(
+    view: dict[str, Any], names: dict[int, str], seat: int, spectator: bool
+) -> dict[str, Any] | None:
+    """This hand's provably fair shuffle as the table shows it: the commitment, and who has cut
+    the stock. ``seed_wanted``: the page sends a seed of its own with this seat's next move."""
+    shuffle = view.get("shuffle")
+    if not shuffle or view["phase"] in ("hand_over", "match_over"):
+        return None
+    seeded = shuffle["seeded"]
+    return {
+        "commitment": shuffle["commitment"],
+        "cut_by": [names[s] for s in (0, 1) if seeded[s]],
+        "seed_wanted": not spectator and bool(view["legal_actions"]) and not seeded[seat],
+    }
 
 
 def spectator_as_view(watched: dict[str, Any]) -> dict[str, Any]:
@@ -837,6 +854,7 @@ def region_data(view: dict[str, Any], name: str) -> Any:
     if name == "actions":
         return (
             legal,
+            view.get("shuffle"),
             view["phase"],
             view["to_act"],
             status,
@@ -846,7 +864,7 @@ def region_data(view: dict[str, Any], name: str) -> Any:
     if name == "result":
         return (view["last_hand"], view["settlement"], ended, status)
     if name == "history":
-        return (view["history"], view["moves"])
+        return (view["history"], view["moves"], view.get("shuffle"))
     raise ValueError(f"unknown region {name!r}")
 
 

@@ -21,7 +21,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.ai import review
-from games.engine import MatchState, Ruleset, apply, best_arrangement, display, new_match
+from games.engine import (
+    MatchState,
+    Ruleset,
+    apply,
+    best_arrangement,
+    display,
+    fair,
+    hand_is_fair,
+    new_match,
+)
 
 from .models import HandRecord, HandReview, Match
 from .regions import card, describe_move, result_context
@@ -72,7 +81,9 @@ def replay_of(match: Match, hand_number: int) -> Replay:
 def _positions(match: Match, hand_number: int) -> list[MatchState]:
     if hand_number < 1:
         return []
-    state = new_match(Ruleset.from_dict(match.rules), seed=match.seed, deck=match.first_deck)
+    state = new_match(
+        Ruleset.from_dict(match.rules), seed=match.seed, deck=match.first_deck, fair=match.fair
+    )
     positions = [state] if hand_number == 1 else []
     for action in match.actions.filter(seq__lte=match.version).order_by("seq").iterator():
         if state.hand_number > hand_number:
@@ -157,6 +168,32 @@ def as_json(replay: Replay) -> dict[str, Any]:
         "result": replay.result,
         "scores": list(last.scores),
         "url": url(replay.match, replay.hand_number),
+        "shuffle": revealed_shuffle(replay),
+    }
+
+
+def revealed_shuffle(replay: Replay) -> dict[str, Any] | None:
+    """The hand's provably fair shuffle, revealed now that the hand is over (docs/fairness.md):
+    the commitment shown during the hand, the server seed it commits to, and each player's
+    seed with the position whose action carried it. None when the hand was not dealt so."""
+    deal = replay.positions[0]
+    if not hand_is_fair(deal):
+        return None
+    server = fair.server_seed(deal.seed, replay.hand_number)
+    cuts = []
+    for index in range(1, len(replay.positions)):
+        before, after = replay.positions[index - 1].seeded, replay.positions[index].seeded
+        cuts += [
+            {"seat": seat, "seed": after[seat], "move": index}
+            for seat in (0, 1)
+            if before[seat] is None and after[seat] is not None
+        ]
+    return {
+        "scheme": fair.SCHEME,
+        "hand_number": replay.hand_number,
+        "commitment": fair.commitment(server),
+        "server_seed": server,
+        "cuts": cuts,
     }
 
 
@@ -233,4 +270,22 @@ def page_context(replay: Replay, index: int) -> dict[str, Any]:
             ),
         },
         "hands_list": [{"number": n, "url": url(match, n)} for n in finished],
+        "shuffle": _shuffle_context(replay, names),
+    }
+
+
+def _shuffle_context(replay: Replay, names: dict[int, str]) -> dict[str, Any] | None:
+    """The replay page's "Verify this shuffle": the revealed values, and the whole replay for
+    the browser to check (static/js/verify.js)."""
+    revealed = revealed_shuffle(replay)
+    if revealed is None:
+        return None
+    seeds = {cut["seat"]: cut for cut in revealed["cuts"]}
+    return {
+        **revealed,
+        "seats": [
+            {"name": names[seat], "seed": seeds[seat]["seed"] if seat in seeds else ""}
+            for seat in (0, 1)
+        ],
+        "data": as_json(replay),
     }

@@ -62,7 +62,9 @@ def load_state(match: Match) -> MatchState:
     # The seed too: a deleted match's primary key can be reused (SQLite, test rollbacks).
     if cached is not None and cached.version == match.version and cached.seed == match.seed:
         return cached
-    state = new_match(Ruleset.from_dict(match.rules), seed=match.seed, deck=match.first_deck)
+    state = new_match(
+        Ruleset.from_dict(match.rules), seed=match.seed, deck=match.first_deck, fair=match.fair
+    )
     # Up to the row's version only: a move committed after the row was read is not part of
     # the position the caller holds (and would make the two disagree).
     for action in match.actions.filter(seq__lte=match.version).order_by("seq"):

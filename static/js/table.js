@@ -100,6 +100,18 @@
       htmx.process(fresh);
     }
   }
+  // The provably fair shuffle (docs/fairness.md): this seat's first move of a hand carries a
+  // random seed of this browser's own, which cuts the stock. The server marks when it wants
+  // one (#actions[data-seed-wanted]); later moves carry none.
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (!/\/act$/.test(event.detail.path || "")) return;
+    if (!document.querySelector("#actions[data-seed-wanted]") || !window.crypto) return;
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    event.detail.parameters.seed = Array.prototype.map.call(bytes, function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+  });
+
   document.addEventListener("htmx:beforeRequest", function () { pending += 1; });
   document.addEventListener("htmx:afterRequest", function () {
     pending = Math.max(0, pending - 1);

@@ -16,7 +16,7 @@ from games.engine import ALL_CARDS
 from games.models import Match
 from games.states import load_state
 from lobby import event_log
-from tests.games.test_leak import choose, hidden_from
+from tests.games.test_leak import choose, hidden_from, told_secrets
 
 from .conftest import Api, body, token_for
 
@@ -42,6 +42,7 @@ class Scanner:
         match.refresh_from_db()
         leaked = _codes(text) & set(hidden_from(match, reader))
         assert not leaked, f"{where} showed reader {reader} hidden {sorted(leaked)}"
+        assert not told_secrets(match, text), f"{where} to reader {reader} showed a secret seed"
 
 
 def _start(apis: list[Api], rng: random.Random) -> Match:
@@ -91,7 +92,8 @@ def test_no_hidden_card_reaches_an_api_client(alice, bob, carol):
             scan.check(match, seat, detail.content.decode(), "GET match")
             action = choose(body(detail)["view"], rng)
             version = body(detail)["version"]
-            response = apis[seat].post(f"{path}/actions", {"action": action, "version": version})
+            move = {"action": action, "version": version, "seed": f"api-{rng.randrange(10**9)}"}
+            response = apis[seat].post(f"{path}/actions", move)
             assert response.status_code == 200, response.content
             scan.check(match, seat, response.content.decode(), f"POST {action}")
             # A refusal (a stale repeat) says nothing about the cards either.

@@ -137,3 +137,24 @@ def test_it_plays_a_whole_hand_against_bea(live_server: LiveServer, page: Page) 
         page.get_by_role("button", name="Next hand").click()
         expect(page.locator("#scores")).to_contain_text("2")
         expect(page.locator("#status .headline")).not_to_have_text(headline)
+
+    # That hand's shuffle, checked in this browser (docs/fairness.md): dora's page cut the
+    # stock with a random seed of its own on her first move (Bea never cuts); the replay
+    # reveals the server seed and the check recomputes the deal and every stock draw.
+    page.goto(table_url + "replay/1/")
+    verify = page.locator("#verify")
+    expect(verify.locator("dd").nth(2)).to_have_text(re.compile(r"^[0-9a-f]{32}$"))
+    expect(verify.locator("dd").nth(3)).to_have_text("none (did not cut the stock)")
+    page.get_by_role("button", name="Verify this shuffle").click()
+    expect(page.locator("#verify-result")).to_have_text(re.compile(r"^Verified: the deal"))
+    # The same check refuses a reveal that was tampered with.
+    tampered = page.evaluate(
+        """async () => {
+            const read = () => JSON.parse(document.getElementById("shuffle-data").textContent);
+            const seed = read(); seed.shuffle.server_seed = "0".repeat(64);
+            const upcard = read(); upcard.moves[0].discard_pile = ["XX"];
+            return [await window.ginVerify.check(seed), await window.ginVerify.check(upcard)];
+        }"""
+    )
+    assert tampered[0] == ["the server seed does not match the commitment"]
+    assert tampered[1] == ["the upcard is not the committed one"]

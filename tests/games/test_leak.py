@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.engine import ALL_CARDS, player_view
+from games.engine import ALL_CARDS, fair, player_view
 from games.models import Match
 from games.private import GUEST_COOKIE
 from games.states import load_state
@@ -62,13 +62,29 @@ def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 def form_of(action: dict[str, Any]) -> dict[str, Any]:
-    """The POST the table's buttons send for ``action``."""
+    """The POST the table's buttons send for ``action``, with a seed of the page's own as the
+    page sends with a seat's first move of a hand (later ones change nothing)."""
     kind = action["type"]
+    seed = {"seed": f"page-seed-{random.randrange(10**9)}"}
     if kind == "draw":
-        return {"move": f"draw_{action['from']}"}
+        return {"move": f"draw_{action['from']}", **seed}
     if "card" in action:
-        return {"move": kind, "card": action["card"]}
-    return {"move": kind}
+        return {"move": kind, "card": action["card"], **seed}
+    return {"move": kind, **seed}
+
+
+def secrets_of(match: Match) -> list[str]:
+    """What no reader may see while a hand is played: the match's secret seed, the server
+    seed of the hand in play (revealed only by its replay, once it is over) and of the hands
+    to come (docs/fairness.md)."""
+    state = load_state(match)
+    first = state.hand_number + (1 if state.phase in ("hand_over", "match_over") else 0)
+    return [match.seed, *(fair.server_seed(match.seed, n) for n in range(first, first + 5))]
+
+
+def told_secrets(match: Match, text: str) -> list[str]:
+    """The secret seeds ``text`` gives away (none, we hope)."""
+    return [secret for secret in secrets_of(match) if secret in text]
 
 
 class Leaks:
@@ -79,6 +95,7 @@ class Leaks:
         self.scanned += 1
         leaked = shown_cards(text, hidden_from(match, reader))
         assert not leaked, f"{where} to reader {reader} showed hidden {leaked}"
+        assert not told_secrets(match, text), f"{where} to reader {reader} showed a secret seed"
 
 
 async def _frames_until(comm: WebsocketCommunicator, version: int) -> list[str]:

@@ -18,7 +18,7 @@ from games.models import Match
 from games.states import load_state
 
 from .live_helpers import shown_cards
-from .test_leak import choose, form_of, hidden_from
+from .test_leak import choose, form_of, hidden_from, told_secrets
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -57,8 +57,10 @@ def test_private_table_pages_show_each_reader_only_their_own_cards(alice: User, 
         for seat, client in readers.items():
             page = client.get(link).content.decode()
             assert not shown_cards(page, hidden_from(match, seat)), f"page of seat {seat}"
+            assert not told_secrets(match, page), f"page of seat {seat}"
         watched = watcher.get(link).content.decode()
         assert not shown_cards(watched, hidden_from(match, 2)), "the watcher's page"
+        assert not told_secrets(match, watched), "the watcher's page"
         seat = _mover(match)
         action = choose(player_view(load_state(match), seat), rng)
         data = {**form_of(action), "version": match.version}
@@ -67,6 +69,7 @@ def test_private_table_pages_show_each_reader_only_their_own_cards(alice: User, 
         match.refresh_from_db()
         answer = response.content.decode()
         assert not shown_cards(answer, hidden_from(match, seat)), "a move's answer"
+        assert not told_secrets(match, answer), "a move's answer"
         scanned += 4
     assert scanned > 40
 
@@ -91,12 +94,14 @@ def test_pass_and_play_pages_hold_no_hand_but_the_revealed_one(seed: int):
         if shown is not None:
             # The pass screen: no card of any kind, public or not.
             assert not shown_cards(page, list(ALL_CARDS)), "the pass screen"
+            assert not told_secrets(match, page), "the pass screen"
             page = device.post(
                 reverse("games:local_reveal", args=[match.public_id]), {"version": match.version}
             ).content.decode()
             reveals += 1
         seat = _mover(match)
         assert not shown_cards(page, hidden_from(match, seat)), "the revealed page"
+        assert not told_secrets(match, page), "the revealed page"
         action = choose(player_view(load_state(match), seat), rng)
         data = {**form_of(action), "version": match.version}
         response = device.post(reverse("games:local_act", args=[match.public_id]), data, **HTMX)
@@ -104,6 +109,7 @@ def test_pass_and_play_pages_hold_no_hand_but_the_revealed_one(seed: int):
         match.refresh_from_db()
         answer = response.content.decode()
         assert not shown_cards(answer, hidden_from(match, seat)), "a move's answer"
+        assert not told_secrets(match, answer), "a move's answer"
     assert reveals > 10
 
 
@@ -126,6 +132,7 @@ def test_a_guests_pages_against_bea_show_only_the_guests_cards(seed: int):
         for page_url, headers in ((table, {}), (reverse("home"), {}), (hint, HTMX)):
             page = guest.get(page_url, **headers).content.decode()
             assert not shown_cards(page, hidden), f"the guest's {page_url}"
+            assert not told_secrets(match, page), f"the guest's {page_url}"
         # Another browser sees nothing of the match at all.
         assert stranger.get(table).status_code == 404
         action = choose(player_view(load_state(match), 0), rng)
@@ -134,5 +141,6 @@ def test_a_guests_pages_against_bea_show_only_the_guests_cards(seed: int):
         assert response.status_code == 200, response.content
         match.refresh_from_db()
         assert not shown_cards(response.content.decode(), hidden_from(match, 0)), "an answer"
+        assert not told_secrets(match, response.content.decode()), "an answer"
         scanned += 4
     assert scanned > 40
