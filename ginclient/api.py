@@ -7,6 +7,7 @@ network error or a 429, so a retried move is never applied twice.
 from __future__ import annotations
 
 import json
+import secrets
 import time
 import urllib.error
 import urllib.parse
@@ -18,6 +19,17 @@ from typing import Any
 # The server sends a keep-alive line every 10 s; three missed ones mean the stream is dead.
 STREAM_TIMEOUT = 35.0
 MAX_WAIT = 60.0
+
+
+def move_body(view: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+    """The body of ``POST /matches/{id}/actions`` for ``action`` on ``view``: with a fresh
+    random seed of ours while this seat has not yet cut this hand's stock (docs/fairness.md)."""
+    body: dict[str, Any] = {"action": action, "version": view["version"]}
+    shuffle = view.get("shuffle")
+    seat = view.get("seat")
+    if shuffle and seat in (0, 1) and not shuffle["seeded"][seat]:
+        body["seed"] = secrets.token_urlsafe(16)
+    return body
 
 
 class ApiError(Exception):

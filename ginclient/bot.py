@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ginclient.api import ApiError, Client
+from ginclient.api import ApiError, Client, move_body
 from ginclient.board import describe
 
 Choose = Callable[[dict[str, Any]], dict[str, Any]]
@@ -76,10 +76,7 @@ class Bot:
                 break
             action = self.choose(view) if refusals < MAX_REFUSALS else legal[0]
             try:
-                match = self.client.post(
-                    f"/matches/{match['id']}/actions",
-                    {"action": action, "version": view["version"]},
-                )
+                match = self.client.post(f"/matches/{match['id']}/actions", move_body(view, action))
             except ApiError as refused:
                 if refused.status == 422:
                     refusals += 1

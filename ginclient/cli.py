@@ -8,6 +8,7 @@
     python -m ginclient ... play MATCH_ID
     python -m ginclient ... bea --level easy  (a match against Bea, played here)
     python -m ginclient ... replay MATCH_ID --hand 2  (a finished hand, move by move)
+    python -m ginclient ... verify MATCH_ID   (check each finished hand's shuffle, docs/fairness.md)
     python -m ginclient ... --bot ginclient/bots/random_bot.py:choose --seek --games 3
 
 The server and token may also come from GIN_SERVER and GIN_TOKEN.
@@ -21,9 +22,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ginclient.api import ApiError, Client
+from ginclient.api import ApiError, Client, move_body
 from ginclient.board import describe, menu, render, render_replay
 from ginclient.bot import Bot, load_choose
+from ginclient.verify import check
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -86,6 +88,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("match")
     replay.add_argument("--hand", type=int, help="only this hand (default: every finished one)")
+    verify = commands.add_parser(
+        "verify", help="check that each finished hand was dealt from what the server committed to"
+    )
+    verify.add_argument("match")
+    verify.add_argument("--hand", type=int, help="only this hand (default: every finished one)")
     return parser
 
 
@@ -101,7 +108,7 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
         if not args.command:
             out(
                 "Say what to do: me, online, challenges, challenge, accept, matches, play, bea, "
-                "replay..."
+                "replay, verify..."
             )
             return 2
         return COMMANDS[args.command](client, args, out)
@@ -274,18 +281,38 @@ def _bea(client: Client, args: argparse.Namespace, out: Out) -> int:
     return play_match(client, match["id"], out, input)
 
 
+def _finished_hands(client: Client, args: argparse.Namespace, out: Out) -> list[int]:
+    if args.hand is not None:
+        return [args.hand]
+    # The hands that are over are the ones in the match's history.
+    history = client.get(f"/matches/{args.match}")["view"].get("history") or []
+    if not history:
+        out("No hand of this match is over yet.")
+    return [h["hand_number"] for h in history]
+
+
 def _replay(client: Client, args: argparse.Namespace, out: Out) -> int:
-    hands = [args.hand] if args.hand is not None else None
-    if hands is None:
-        # The hands that are over are the ones in the match's history.
-        history = client.get(f"/matches/{args.match}")["view"].get("history") or []
-        hands = [h["hand_number"] for h in history]
-        if not hands:
-            out("No hand of this match is over yet.")
-            return 1
+    hands = _finished_hands(client, args, out)
     for number in hands:
         out(render_replay(client.get(f"/matches/{args.match}/hands/{number}/replay")))
-    return 0
+    return 0 if hands else 1
+
+
+def _verify(client: Client, args: argparse.Namespace, out: Out) -> int:
+    hands = _finished_hands(client, args, out)
+    failed = 0
+    for number in hands:
+        verdict = check(client.get(f"/matches/{args.match}/hands/{number}/replay"))
+        if verdict.ok:
+            out(
+                f"Hand {number}: verified. The deal, {verdict.cuts} cut(s) and "
+                f"{verdict.checked_draws} card(s) drawn from the stock are what the server "
+                "committed to."
+            )
+        else:
+            failed += 1
+            out(f"Hand {number}: NOT verified: {'; '.join(verdict.problems)}.")
+    return 1 if failed or not hands else 0
 
 
 def play_match(client: Client, match_id: str, out: Out, ask: Callable[[str], str]) -> int:
@@ -317,9 +344,7 @@ def play_match(client: Client, match_id: str, out: Out, ask: Callable[[str], str
                 continue
             action = legal[int(choice) - 1]
             try:
-                match = client.post(
-                    f"/matches/{match_id}/actions", {"action": action, "version": view["version"]}
-                )
+                match = client.post(f"/matches/{match_id}/actions", move_body(view, action))
                 out(f"You: {describe(action, view)}")
             except ApiError as refused:
                 out(f"Refused: {refused.message}")
@@ -349,6 +374,7 @@ COMMANDS: dict[str, Callable[[Client, argparse.Namespace, Out], int]] = {
     "play": _play,
     "bea": _bea,
     "replay": _replay,
+    "verify": _verify,
 }
 
 

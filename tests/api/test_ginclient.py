@@ -4,20 +4,24 @@ the one in the lobby to 250, which no single hand reaches."""
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from typing import Any
 
 import pytest
 
+from games import replays
 from ginclient import ApiError, Client
 from ginclient.board import card, describe, render
 from ginclient.bot import Bot, load_choose
 from ginclient.bots.random_bot import choose as random_choose
 from ginclient.cli import main
+from ginclient.verify import check
 from lobby import api as lobby_api
 from tests.browser.live_asgi import serve
 from tests.games.live_helpers import lobby_match
+from tests.games.test_fair_shuffle import play_out, second_hand
 from tests.games.test_replay import DECK, FIRST_HAND, play
 
 from .conftest import token_for
@@ -146,14 +150,47 @@ def test_it_prints_a_finished_hand_move_by_move(server: str, alice, bob):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_it_verifies_each_finished_hands_shuffle(server: str, alice, bob):
+    match = second_hand(alice, bob)  # hand 1 stacked (not provably fair), hand 2 fair
+    base = ["--server", server, "--token", token_for(alice)]
+    lines: list[str] = []
+    play_out(match, {0: "alice-cuts", 1: "bob-cuts"}, random.Random(4))
+    assert main([*base, "verify", match.public_id, "--hand", "2"], out=lines.append) == 0
+    assert lines[-1] == (
+        "Hand 2: verified. The deal, 2 cut(s) and "
+        f"{_stock_draws(match, 2)} card(s) drawn from the stock are what the server committed to."
+    )
+    lines.clear()
+    # The whole match: hand 1 was stacked by the test, and cannot be checked.
+    assert main([*base, "verify", match.public_id], out=lines.append) == 1
+    assert lines[0] == (
+        "Hand 1: NOT verified: this hand was not dealt by the provably fair shuffle."
+    )
+    assert lines[1].startswith("Hand 2: verified.")
+
+
+def _stock_draws(match: Any, hand: int) -> int:
+    replay = replays.as_json(replays.replay_of(match, hand))
+    return sum((m["action"] or {}).get("source") == "stock" for m in replay["moves"])
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(180)
 def test_a_bot_plays_bea(server: str, alice, quick_bea: None):
     said: list[str] = []
-    bot = Bot(Client(server, token_for(alice)), random_choose, say=said.append, target=50, games=1)
+    client = Client(server, token_for(alice))
+    bot = Bot(client, random_choose, say=said.append, target=50, games=1)
     bot.against_bea("easy")
     assert len(bot.finished) == 1
     assert bot.results[0]["status"] == "finished"
     assert any("match finished" in line for line in said)
+    # The bot cut the stock of every hand it played with a random seed of its own, and each
+    # finished hand checks out.
+    match = bot.results[0]
+    for hand in match["view"]["history"]:
+        replay = client.get(f"/matches/{match['id']}/hands/{hand['hand_number']}/replay")
+        assert [cut["seat"] for cut in replay["shuffle"]["cuts"]] == [0]
+        assert check(replay).ok
 
 
 @pytest.mark.django_db(transaction=True)
