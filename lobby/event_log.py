@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Exists, Max, Min, OuterRef
 from django.utils import timezone
 
@@ -50,18 +50,45 @@ def group_name(user_id: int) -> str:
 # --- Recording ----------------------------------------------------------------------------------
 
 
+# One statement numbers and stores an event: the player's next number is read where it is
+# written. Every move stores one for each player, so the ORM's three statements (the maximum, a
+# savepoint, the insert) and their query building were a good part of a move's time. Two
+# writers racing for one number (PostgreSQL; SQLite's writers take turns) are settled by the
+# unique (user, seq) constraint without an error: the loser inserts nothing and tries again.
+_APPEND = """
+    INSERT INTO {table} (user_id, seq, kind, payload, created_at)
+    SELECT %s, COALESCE(MAX(seq), 0) + 1, %s, %s, %s FROM {table} WHERE user_id = %s
+    ON CONFLICT (user_id, seq) DO NOTHING
+    RETURNING id, seq
+"""
+
+
 def _append(user_id: int, kind: str, payload: dict[str, Any]) -> PlayerEvent:
-    """Store one event under the player's next number. Two writers racing for one number are
-    settled by the unique (user, seq) constraint: the loser reads the maximum again."""
-    for _attempt in range(20):
-        last = PlayerEvent.objects.filter(user_id=user_id).aggregate(m=Max("seq"))["m"] or 0
-        try:
-            with transaction.atomic():
-                return PlayerEvent.objects.create(
-                    user_id=user_id, seq=last + 1, kind=kind, payload=payload
+    """Store one event under the player's next number."""
+    connection = transaction.get_connection()
+    fields = {f.name: f for f in PlayerEvent._meta.concrete_fields}
+    created_at = timezone.now()
+    params = [
+        user_id,
+        kind,
+        fields["payload"].get_db_prep_save(payload, connection),
+        fields["created_at"].get_db_prep_save(created_at, connection),
+        user_id,
+    ]
+    sql = _APPEND.format(table=connection.ops.quote_name(PlayerEvent._meta.db_table))
+    with connection.cursor() as cursor:
+        for _attempt in range(20):
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+            if row is not None:
+                return PlayerEvent(
+                    id=row[0],
+                    user_id=user_id,
+                    seq=row[1],
+                    kind=kind,
+                    payload=payload,
+                    created_at=created_at,
                 )
-        except IntegrityError:
-            continue
     raise RuntimeError(f"could not number an event for user {user_id}")
 
 
