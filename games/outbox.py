@@ -2,18 +2,19 @@
 
 ``announce`` hands the change to the subscribers (``match_changed``) inside the transaction of
 the change itself, in a savepoint: what they store (each player's numbered event) commits
-with the move or not at all, and what they push to sockets goes after the commit. It also
-writes an ``Announcement`` row, marked delivered. So a process killed right after the commit
-has lost nothing that was stored; only its pushes, and a stream finds the stored events at
-its next read (at the latest its keep-alive).
+with the move or not at all, and what they push to sockets goes after the commit. So a
+process killed right after the commit has lost nothing that was stored; only its pushes, and
+a stream finds the stored events at its next read (at the latest its keep-alive).
 
-When a subscriber fails, the savepoint is rolled back (the move still commits) and the row
-stays undelivered: right after the commit the same process tries again (``deliver``), and
-whatever is still undelivered a few seconds later is delivered by the sweep any worker runs
-(``Sweeper``, started by ``ginsite.asgi``). Delivery is exactly once and in order per match:
-a match with an undelivered announcement gets its next ones delivered after it, never in the
-change's transaction; ``deliver`` locks the undelivered rows of a match, marks them and hands
-them to the subscribers in one transaction, oldest first.
+When a subscriber fails, the savepoint is rolled back (the move still commits) and the
+change is written as an undelivered ``Announcement`` row: right after the commit the same
+process tries again (``deliver``), and whatever is still undelivered a few seconds later is
+delivered by the sweep any worker runs (``Sweeper``, started by ``ginsite.asgi``). A change
+delivered in its own transaction leaves no row: the match's action log is its record.
+Delivery is exactly once and in order per match: a match with an undelivered announcement
+gets its next ones delivered after it, never in the change's transaction; ``deliver`` locks
+the undelivered rows of a match, marks them and hands them to the subscribers in one
+transaction, oldest first.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ log = logging.getLogger(__name__)
 # A change still undelivered this long after it was made lost its process: the sweep takes it.
 ORPHANED_AFTER = timedelta(seconds=3)
 SWEEP_EVERY_SECONDS = 2.0
-# Delivered announcements are kept a while for inspection, then purged by the sweep.
+# Announcements delivered after their commit are kept a while for inspection, then purged.
 KEEP = timedelta(hours=1)
 
 
@@ -42,10 +43,9 @@ def announce(
     match: Match, reason: str, to_act: int | None = None, *, fresh_seats: bool = False
 ) -> MatchChanged:
     """Deliver what this change of ``match`` announces to the subscribers in the current
-    transaction, and store it (undelivered when a subscriber failed: then it is delivered
-    after the commit). ``fresh_seats`` as for ``events.describe``."""
+    transaction; when one of them fails, store it undelivered, to be delivered after the
+    commit. ``fresh_seats`` as for ``events.describe``."""
     change = describe(match, reason, to_act, fresh_seats=fresh_seats)
-    delivered = None
     # In order: behind an announcement of this match still undelivered, this one waits too.
     if not Announcement.objects.filter(match_id=match.pk, delivered_at__isnull=True).exists():
         try:
@@ -53,14 +53,11 @@ def announce(
                 # The door's match object only when its seats were read under the lock.
                 if not publish(change, match if fresh_seats else None):
                     raise _SubscriberFailed
-            delivered = timezone.now()
+            return change
         except _SubscriberFailed:
             pass  # rolled back to the savepoint: nothing any subscriber stored stays
-    Announcement.objects.create(
-        match_id=change.match_id, change=asdict(change), delivered_at=delivered
-    )
-    if delivered is None:
-        transaction.on_commit(lambda: deliver(change.match_id))
+    Announcement.objects.create(match_id=change.match_id, change=asdict(change))
+    transaction.on_commit(lambda: deliver(change.match_id))
     return change
 
 
