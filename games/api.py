@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+from django.db.models import prefetch_related_objects
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
@@ -256,6 +257,22 @@ def _seated(request: HttpRequest, public_id: str) -> tuple[Match, int]:
     return match, seat
 
 
+def _moving(request: HttpRequest, public_id: str) -> tuple[Match, int]:
+    """``_seated`` for a move, the hot path: the user's seat and its match in one query. The
+    door reads the match and its seats again under its lock, and notes the move as the seat's
+    sign of life; the names the answer shows are read after the commit (``_detail``)."""
+    user = user_of(request)
+    if user is not None and user.is_authenticated:
+        held = (
+            Seat.objects.filter(match__public_id=public_id, user=user, kind=Seat.Kind.PLAYER)
+            .select_related("match")
+            .first()
+        )
+        if held is not None:
+            return held.match, held.number
+    return _seated(request, public_id)  # the refusal: 404, or 403 for a watcher
+
+
 def _summary(match: Match, seat: int | None) -> dict[str, Any]:
     seats = sorted(match.seats.all(), key=lambda s: s.number)
     to_act = load_state(match).to_act if match.is_active else None
@@ -289,6 +306,8 @@ def _summary(match: Match, seat: int | None) -> dict[str, Any]:
 def _detail(match: Match, seat: int | None) -> dict[str, Any]:
     # The door brings the caller's match up to date in place (version, status, scores); the
     # seats a change can alter are read afresh by view_for's live state.
+    if "seats" not in getattr(match, "_prefetched_objects_cache", {}):
+        prefetch_related_objects([match], seats_with_players())
     view = view_for(match, seat)
     live = view.pop("live", None)
     return {**_summary(match, seat), "view": view, "live": live}
@@ -406,7 +425,7 @@ def hand_replay(request: HttpRequest, match_id: str, hand_number: int) -> dict[s
 def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str, Any]:
     """Make a move (one of the view's ``legal_actions``) on the ``version`` it was chosen on.
     Against Bea, her reply follows on the server; your event stream hears of each action."""
-    match, seat = _seated(request, match_id)
+    match, seat = _moving(request, match_id)
     action = body.action.model_dump(by_alias=True, exclude_none=True)
     if body.seed is not None:
         action["seed"] = body.seed
