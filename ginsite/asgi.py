@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
 
 # Set up Django (apps, models) before importing routing, which imports consumers and models.
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
@@ -20,6 +20,7 @@ from django.conf import settings  # noqa: E402
 import games.routing  # noqa: E402
 import lobby.routing  # noqa: E402
 from games.outbox import sweeper  # noqa: E402
+from ginsite.lanes import LanedASGIHandler  # noqa: E402
 from ginsite.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
 from ginsite.pushes import remember_server_loop  # noqa: E402
 from lobby.stream import EventsConsumer  # noqa: E402
@@ -44,6 +45,7 @@ async def websockets(scope: Any, receive: Any, send: Any) -> Any:
     return await pages(scope, receive, send)
 
 
+django_asgi_app = LanedASGIHandler(settings.HTTP_LANES, streaming_paths=("/api/v1/events/stream",))
 router = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
 
 

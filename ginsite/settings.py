@@ -211,6 +211,11 @@ DATABASE_URL = envstr("DATABASE_URL")
 DB_POOL_MIN = envint("DB_POOL_MIN", 2)
 DB_POOL_MAX = envint("DB_POOL_MAX", 20)
 DB_POOL_TIMEOUT = envint("DB_POOL_TIMEOUT", 10)
+# HTTP requests each process runs at once, each on a long-lived thread (ginsite.lanes); more
+# wait their turn. As many as the pool's connections, so that no request waits for the pool.
+HTTP_LANES = envint("HTTP_LANES", DB_POOL_MAX or 20)
+if HTTP_LANES < 1:
+    raise ImproperlyConfigured("HTTP_LANES must be at least 1")
 if DATABASE_URL:
     _db = dj_database_url.parse(
         DATABASE_URL,

@@ -1,0 +1,95 @@
+"""HTTP requests run on long-lived lanes (ginsite.lanes): one request after another reuse the
+same thread (and with it the database connection), a request that finds every lane busy is
+still served, and the event stream never takes a lane."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+from asgiref.testing import ApplicationCommunicator
+from django.http import HttpRequest, HttpResponse
+from django.test import override_settings
+from django.urls import path
+
+from ginsite.lanes import LanedASGIHandler
+
+seen: list[str] = []
+release = threading.Event()
+
+
+def where(request: HttpRequest) -> HttpResponse:
+    seen.append(threading.current_thread().name)
+    if request.GET.get("wait"):
+        release.wait(timeout=10)
+    return HttpResponse(threading.current_thread().name)
+
+
+urlpatterns = [path("where/", where), path("stream/where/", where)]
+
+
+async def _get(app: LanedASGIHandler, url: str, query: str = "") -> tuple[int, bytes]:
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": url,
+        "raw_path": url.encode(),
+        "query_string": query.encode(),
+        "headers": [(b"host", b"localhost")],
+        "client": ("127.0.0.1", 40000),
+        "server": ("localhost", 80),
+    }
+    communicator = ApplicationCommunicator(app, scope)
+    await communicator.send_input({"type": "http.request", "body": b""})
+    start = await communicator.receive_output(timeout=10)
+    body = await communicator.receive_output(timeout=10)
+    await communicator.wait(timeout=10)
+    return start["status"], body["body"]
+
+
+@pytest.fixture(autouse=True)
+def _urls() -> None:
+    seen.clear()
+    release.clear()
+    with override_settings(ROOT_URLCONF=__name__, ALLOWED_HOSTS=["localhost"]):
+        yield
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_requests_one_after_another_reuse_one_long_lived_thread() -> None:
+    app = LanedASGIHandler(2)
+    names = {(await _get(app, "/where/"))[1] for _ in range(5)}
+    assert len(names) == 1
+    assert names.pop().startswith(b"lane")
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_request_that_finds_every_lane_busy_is_still_served() -> None:
+    app = LanedASGIHandler(1)
+    busy = asyncio.ensure_future(_get(app, "/where/", "wait=1"))
+    for _ in range(200):  # until the first request holds the only lane
+        if seen:
+            break
+        await asyncio.sleep(0.01)
+    started = time.monotonic()
+    status, name = await _get(app, "/where/")
+    assert status == 200 and not name.startswith(b"lane")
+    assert time.monotonic() - started < 5  # it did not wait for the lane
+    release.set()
+    status, held = await busy
+    assert status == 200 and held.startswith(b"lane")
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_stream_never_takes_a_lane() -> None:
+    app = LanedASGIHandler(1, streaming_paths=("/stream/",))
+    status, name = await _get(app, "/stream/where/")
+    assert status == 200 and not name.startswith(b"lane")
