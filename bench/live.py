@@ -956,6 +956,8 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
             env.update(DATABASE_URL=database_url(args.postgres, name), REDIS_URL=args.redis)
         else:
             env["DATABASE_URL"] = f"sqlite:///{log_dir}/db.sqlite3?{SQLITE_OPTIONS}"
+            # As the site's own SQLite settings keep them (DATABASE_URL alone would not).
+            env.setdefault("CONN_MAX_AGE", "60")
         say(f"{tag} migrating")
         await run_quiet([sys.executable, "manage.py", "migrate", "-v0"], env)
 
