@@ -44,6 +44,10 @@ def test_it_steps_through_a_finished_hand(
     page = context.new_page()
     page.goto(f"{base}/games/{match.public_id}/")
     page.get_by_role("link", name="Replay this hand, move by move").click()
+    # htmx binds the replay's links when the page has loaded; a click before that would be a
+    # plain navigation (a new page, and a new position line).
+    page.wait_for_load_state("load")
+    page.wait_for_function("window.htmx !== undefined")
     position = page.locator("#replay-position")
     expect(position).to_have_text("The deal: bob dealt; Q♣ was turned up.")
     replay_url = page.url
