@@ -52,9 +52,13 @@ def group_name(user_id: int) -> str:
 
 # One statement numbers and stores an event: the player's next number is read where it is
 # written. Every move stores one for each player, so the ORM's three statements (the maximum, a
-# savepoint, the insert) and their query building were a good part of a move's time. Two
-# writers racing for one number (PostgreSQL; SQLite's writers take turns) are settled by the
-# unique (user, seq) constraint without an error: the loser inserts nothing and tries again.
+# savepoint, the insert) and their query building were a good part of a move's time. SQLite's
+# writers take turns (IMMEDIATE transactions); on PostgreSQL the writers of one player's events
+# take turns on a transaction-level advisory lock, since a race for the next number could be
+# lost over and over by one writer while others won (8 writers at once exhausted any fixed
+# number of tries). The unique (user, seq) constraint still guards the numbers: a writer that
+# finds its number taken inserts nothing and tries again.
+_PLAYER_EVENTS_LOCK = 0x67696E  # the advisory locks' first key: "gin"
 _APPEND = """
     INSERT INTO {table} (user_id, seq, kind, payload, created_at)
     SELECT %s, COALESCE(MAX(seq), 0) + 1, %s, %s, %s FROM {table} WHERE user_id = %s
@@ -66,6 +70,9 @@ _APPEND = """
 def _append(user_id: int, kind: str, payload: dict[str, Any]) -> PlayerEvent:
     """Store one event under the player's next number."""
     connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        with transaction.atomic():  # the advisory lock lasts until the commit
+            return _append(user_id, kind, payload)
     fields = {f.name: f for f in PlayerEvent._meta.concrete_fields}
     created_at = timezone.now()
     params = [
@@ -77,6 +84,8 @@ def _append(user_id: int, kind: str, payload: dict[str, Any]) -> PlayerEvent:
     ]
     sql = _APPEND.format(table=connection.ops.quote_name(PlayerEvent._meta.db_table))
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_PLAYER_EVENTS_LOCK, user_id])
         for _attempt in range(20):
             cursor.execute(sql, params)
             row = cursor.fetchone()

@@ -17,8 +17,8 @@ from tests.distributed.test_scale_out import _needs_distributed_setup  # noqa: F
 
 pytestmark = [pytest.mark.distributed, pytest.mark.django_db(transaction=True)]
 
-WRITERS = 8
-EACH = 15
+WRITERS = 12
+EACH = 20
 
 
 def test_racing_writers_never_share_or_skip_a_number(django_user_model: type[User]):
