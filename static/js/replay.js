@@ -17,7 +17,14 @@
     var link = document.getElementById(id);
     if (!link || !link.getAttribute("href")) return;
     event.preventDefault();
-    link.click();
+    if (window.htmx) {
+      // As the link's own hx-get would (its target, swap and pushed URL), even while htmx has
+      // not yet bound a link that the last step just swapped in: a plain click on it then would
+      // load a whole new page.
+      htmx.ajax("GET", link.getAttribute("href"), { source: link });
+    } else {
+      link.click();
+    }
   });
 
   // The server picks the position by ?move=n; a fragment (#move-12) never reaches it.
