@@ -209,23 +209,26 @@ def table_context(
         row["replay_url"] = _replay_url(match, row["hand_number"])
     ctx["known_cards"] = [card(c) for c in view["known_opponent_cards"]]
     ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]
-    ctx["shuffle"] = _shuffle(view, names, seat, spectator)
+    ctx["shuffle"] = _shuffle(view, names, seat, named_both=spectator or local)
     return ctx
 
 
 def _shuffle(
-    view: dict[str, Any], names: dict[int, str], seat: int, spectator: bool
+    view: dict[str, Any], names: dict[int, str], seat: int, *, named_both: bool
 ) -> dict[str, Any] | None:
     """This hand's provably fair shuffle as the table shows it: the commitment, and who has cut
-    the stock. ``seed_wanted``: the page sends a seed of its own with this seat's next move."""
+    the stock. ``seed_wanted``: the page sends a seed of its own with this seat's next move.
+    ``named_both``: the page names both players (a watcher, pass-and-play), not "you"."""
     shuffle = view.get("shuffle")
     if not shuffle or view["phase"] in ("hand_over", "match_over"):
         return None
     seeded = shuffle["seeded"]
+    # Inside a sentence the reader is "you", lower case.
+    inside = {**names, seat: names[seat] if named_both else _("you")}
     return {
         "commitment": shuffle["commitment"],
-        "cut_by": [names[s] for s in (0, 1) if seeded[s]],
-        "seed_wanted": not spectator and bool(view["legal_actions"]) and not seeded[seat],
+        "cut_by": [inside[s] for s in (0, 1) if seeded[s]],
+        "seed_wanted": bool(view["legal_actions"]) and not seeded[seat],
     }
 
 

@@ -121,6 +121,11 @@ def test_the_page_sends_a_seed_with_the_first_move_and_the_stock_is_cut(alice: U
     table = client.get(reverse("games:table", args=[match.public_id])).content.decode()
     assert "data-seed-wanted" not in table
     assert "from-the-page" not in table
+    assert "before the deal; you cut the stock." in table
+    other = signed_in(bob if seat == 0 else alice)
+    theirs = other.get(reverse("games:table", args=[match.public_id])).content.decode()
+    mover = (alice if seat == 0 else bob).username
+    assert f"before the deal; {mover} cut the stock." in theirs
 
 
 def test_an_api_move_carries_a_seed_beside_the_action(alice: User, bob: User):
