@@ -11,11 +11,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from django.db.models import prefetch_related_objects
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
-from games import history, presence, readers, replays, services
+from games import history, lookups, presence, readers, replays, services
 from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
 from games.states import load_state
@@ -263,11 +262,7 @@ def _moving(request: HttpRequest, public_id: str) -> tuple[Match, int]:
     sign of life; the names the answer shows are read after the commit (``_detail``)."""
     user = user_of(request)
     if user is not None and user.is_authenticated:
-        held = (
-            Seat.objects.filter(match__public_id=public_id, user=user, kind=Seat.Kind.PLAYER)
-            .select_related("match")
-            .first()
-        )
+        held = lookups.held_seat(public_id, user.pk)
         if held is not None:
             return held.match, held.number
     return _seated(request, public_id)  # the refusal: 404, or 403 for a watcher
@@ -307,7 +302,7 @@ def _detail(match: Match, seat: int | None) -> dict[str, Any]:
     # The door brings the caller's match up to date in place (version, status, scores); the
     # seats a change can alter are read afresh by view_for's live state.
     if "seats" not in getattr(match, "_prefetched_objects_cache", {}):
-        prefetch_related_objects([match], seats_with_players())
+        lookups.prefetch_players(match)
     view = view_for(match, seat)
     live = view.pop("live", None)
     return {**_summary(match, seat), "view": view, "live": live}

@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import PRESETS, IllegalAction, MatchState, Ruleset, apply, new_match
 
-from . import events, outbox
+from . import events, lookups, outbox
 from .models import Action, HandRecord, Match, Offer, Seat
 from .presence import claimable, in_lobby_match, is_connected, is_live, seat_active
 from .states import load_state, pending
@@ -243,14 +242,14 @@ def start_bea_match(
 # --- The checks every change passes -------------------------------------------------------------
 
 
-def _lock_for(match: Match, version: Any, *, active: bool = True) -> Match:
+def _lock_for(match: Match, version: Any, *, active: bool = True, offers: bool = False) -> Match:
     """The match row, locked, after the checks every state-changing request passes: it names
     the version it was made on, that is still the version, and (``active``) the match runs."""
     if version is not CURRENT and (not isinstance(version, int) or isinstance(version, bool)):
         raise MoveRefused(_("Every move must say which version of the table it was made on."))
     # The seats, read under the lock (who sits where, signs of life); their accounts are
     # read only where a name is needed (a private table), not for every move.
-    locked = Match.objects.select_for_update().prefetch_related("seats").get(pk=match.pk)
+    locked = lookups.locked_match(match.pk, offers=offers)
     if active and not locked.is_active:
         raise MatchClosed(_("This match is over."))
     if version is not CURRENT and version != locked.version:
@@ -291,9 +290,9 @@ def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
     """
     try:
         with transaction.atomic():
-            locked = _lock_for(match, version)
-            # Read once for the two players' views and the answer (a move changes no offer).
-            prefetch_related_objects([locked], "offers")
+            # The offers are read once for the two players' views and the answer (a move
+            # changes no offer).
+            locked = _lock_for(match, version, offers=True)
             if locked.kind == Match.Kind.PRIVATE:
                 _check_both_connected(locked, seat)
             before = load_state(locked)

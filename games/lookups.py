@@ -1,0 +1,118 @@
+"""The reads every move makes, as SQL written once (``ginsite.rows``): the mover's seat with its
+match, and the match row locked by the door. Each does what the queryset in its docstring did,
+without building and compiling that queryset on every move."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.transaction import TransactionManagementError
+
+from games.models import Match, Offer, Seat
+from ginsite import rows
+
+
+@cache
+def _held_seat_sql(vendor: str) -> tuple[str, rows.Columns, rows.Columns]:
+    seat, match = rows.Columns(Seat, "s"), rows.Columns(Match, "m")
+    sql = (
+        f"SELECT {seat.sql}, {match.sql} FROM {seat.table}"
+        f" JOIN {match.table} ON {match.column('id')} = {seat.column('match')}"
+        f" WHERE {match.column('public_id')} = %s AND {seat.column('user')} = %s"
+        f" AND {seat.column('kind')} = %s ORDER BY {seat.column('number')} LIMIT 1"
+    )
+    return sql, seat, match
+
+
+def held_seat(public_id: str, user_id: int) -> Seat | None:
+    """``Seat.objects.filter(match__public_id=public_id, user=user_id, kind=PLAYER)
+    .select_related("match").first()``: the player's (first) seat at that match."""
+    sql, seat_cols, match_cols = _held_seat_sql(connection.vendor)
+    row = rows.fetch_one(sql, [public_id, user_id, Seat.Kind.PLAYER.value])
+    if row is None:
+        return None
+    seat, end = seat_cols.take(row)
+    match, _ = match_cols.take(row, end)
+    Seat._meta.get_field("match").set_cached_value(seat, match)  # type: ignore[union-attr]
+    return seat  # type: ignore[return-value]
+
+
+@cache
+def _locked_sql(vendor: str) -> tuple[str, str, str, rows.Columns, rows.Columns, rows.Columns]:
+    match, seat, offer = rows.Columns(Match, "m"), rows.Columns(Seat, "s"), rows.Columns(Offer, "o")
+    return (
+        f"SELECT {match.sql} FROM {match.table} WHERE {match.column('id')} = %s{rows.for_update()}",
+        f"SELECT {seat.sql} FROM {seat.table} WHERE {seat.column('match')} = %s"
+        f" ORDER BY {seat.column('number')}",
+        f"SELECT {offer.sql} FROM {offer.table} WHERE {offer.column('match')} = %s"
+        f" ORDER BY {offer.column('created_at')} DESC",
+        match,
+        seat,
+        offer,
+    )
+
+
+def locked_match(pk: int, *, offers: bool = False) -> Match:
+    """``Match.objects.select_for_update().prefetch_related("seats").get(pk=pk)``, inside the
+    caller's transaction, and with ``offers`` its offers prefetched too."""
+    if connection.features.has_select_for_update and connection.get_autocommit():
+        raise TransactionManagementError("locked_match() needs a transaction")
+    match_sql, seats_sql, offers_sql, match_cols, seat_cols, offer_cols = _locked_sql(
+        connection.vendor
+    )
+    row = rows.fetch_one(match_sql, [pk])
+    if row is None:
+        raise Match.DoesNotExist(f"no match {pk}")
+    match, _ = match_cols.take(row)
+    assert match is not None
+    rows.prefetched(match, "seats", [seat_cols.take(r)[0] for r in rows.fetch_all(seats_sql, [pk])])
+    if offers:
+        found = [offer_cols.take(r)[0] for r in rows.fetch_all(offers_sql, [pk])]
+        rows.prefetched(match, "offers", found)
+    return match  # type: ignore[return-value]
+
+
+def _profile_relation() -> Any:
+    """The account's ``profile`` (a reverse one-to-one), as ``select_related("user__profile")``
+    follows it."""
+    return get_user_model()._meta.get_field("profile")
+
+
+@cache
+def _players_sql(vendor: str) -> tuple[str, rows.Columns, rows.Columns, rows.Columns]:
+    # The profile is the accounts' (the lobby's model): reached through the account's relation.
+    seat, user, profile = (
+        rows.Columns(Seat, "s"),
+        rows.Columns(get_user_model(), "u"),
+        rows.Columns(_profile_relation().related_model, "p"),
+    )
+    sql = (
+        f"SELECT {seat.sql}, {user.sql}, {profile.sql} FROM {seat.table}"
+        f" LEFT JOIN {user.table} ON {user.column('id')} = {seat.column('user')}"
+        f" LEFT JOIN {profile.table} ON {profile.column('user')} = {user.column('id')}"
+        f" WHERE {seat.column('match')} = %s ORDER BY {seat.column('number')}"
+    )
+    return sql, seat, user, profile
+
+
+def prefetch_players(match: Match) -> None:
+    """``prefetch_related_objects([match], seats_with_players())``: the seats with their
+    accounts and profiles, for the names an answer shows."""
+    sql, seat_cols, user_cols, profile_cols = _players_sql(connection.vendor)
+    user_of_seat = Seat._meta.get_field("user")
+    profile_of_user = _profile_relation()
+    seats = []
+    for row in rows.fetch_all(sql, [match.pk]):
+        seat, end = seat_cols.take(row)
+        user, end = user_cols.take(row, end)
+        profile, _ = profile_cols.take(row, end)
+        user_of_seat.set_cached_value(seat, user)  # type: ignore[union-attr]
+        if user is not None:
+            profile_of_user.set_cached_value(user, profile)
+            if profile is not None:
+                profile_of_user.field.set_cached_value(profile, user)
+        seats.append(seat)
+    rows.prefetched(match, "seats", seats)  # type: ignore[arg-type]

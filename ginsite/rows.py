@@ -1,0 +1,106 @@
+"""Model instances from SQL written once: the hot path's few lookups without the ORM's building.
+
+Django builds, clones and compiles a queryset on every call. For the lookups every API move
+makes (its token with the account, its seat with the match, the match locked) that was about
+1 ms each on the CI machine, ten times what the database takes to answer them
+(``bench/move_profile.py``; docs/performance.md). Those statements are written out here once,
+with their columns taken from the models' own fields, and each value passes through the same
+converters the ORM applies (dates on SQLite, JSON), so the instances are the ones a queryset
+would have made: ``from_db``, related objects cached as ``select_related`` caches them.
+
+Everything else reads through the ORM: use this only where a profile shows the building.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connection
+from django.db.models import Model
+
+
+class Columns:
+    """A model's columns in a statement, under a table alias, and the instance made from them."""
+
+    def __init__(self, model: type[Model], alias: str) -> None:
+        self.model = model
+        self.alias = alias
+        self.fields = list(model._meta.concrete_fields)
+        self.attnames = [field.attname for field in self.fields]
+        self._pk_index = self.attnames.index(model._meta.pk.attname)  # type: ignore[union-attr]
+        self._converters: dict[str, list[tuple[int, Any, Any]]] = {}
+
+    @property
+    def table(self) -> str:
+        """``"table" alias``, for a FROM or JOIN."""
+        return f"{connection.ops.quote_name(self.model._meta.db_table)} {self.alias}"
+
+    @property
+    def sql(self) -> str:
+        """The select list: ``alias."column", ...``."""
+        quote = connection.ops.quote_name
+        return ", ".join(f"{self.alias}.{quote(field.column)}" for field in self.fields)
+
+    def column(self, name: str) -> str:
+        """``alias."column"`` of the field ``name``."""
+        field = self.model._meta.get_field(name)
+        return f"{self.alias}.{connection.ops.quote_name(field.column)}"  # type: ignore[union-attr]
+
+    def take(self, row: Sequence[Any], start: int = 0) -> tuple[Model | None, int]:
+        """The instance in ``row`` from ``start`` (None where an outer join found no row), and
+        where the next model's columns begin."""
+        end = start + len(self.fields)
+        values = list(row[start:end])
+        if values[self._pk_index] is None:
+            return None, end
+        for i, convert, expression in self._converters_for():
+            values[i] = convert(values[i], expression, connection)
+        return self.model.from_db(connection.alias, self.attnames, values), end
+
+    def _converters_for(self) -> list[tuple[int, Any, Any]]:
+        """(column index, converter, expression) in the order the compiler applies them."""
+        vendor = connection.vendor
+        if vendor not in self._converters:
+            found = []
+            for i, field in enumerate(self.fields):
+                expression = field.get_col(self.alias)
+                for convert in connection.ops.get_db_converters(
+                    expression
+                ) + expression.get_db_converters(connection):
+                    found.append((i, convert, expression))
+            self._converters[vendor] = found
+        return self._converters[vendor]
+
+
+def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+    """The first row of ``sql``, or None."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()  # type: ignore[no-any-return]
+
+
+def fetch_all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """Every row of ``sql``."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()  # type: ignore[no-any-return]
+
+
+def prefetched(instance: Model, name: str, objects: Sequence[Model]) -> None:
+    """Keep ``objects`` as ``instance``'s related ``name`` (a reverse foreign key), as
+    ``prefetch_related_objects`` keeps them: ``instance.<name>.all()`` reads no database, and
+    each object's foreign key points back at ``instance``."""
+    manager = getattr(instance, name)
+    for obj in objects:
+        manager.field.set_cached_value(obj, instance)
+    queryset = manager.get_queryset()
+    queryset._result_cache = list(objects)
+    queryset._prefetch_done = True
+    instance.__dict__.setdefault("_prefetched_objects_cache", {})[name] = queryset
+
+
+def for_update() -> str:
+    """`` FOR UPDATE`` where the database locks rows (PostgreSQL); SQLite's IMMEDIATE
+    transactions already hold the whole database."""
+    return " FOR UPDATE" if connection.features.has_select_for_update else ""

@@ -1,0 +1,121 @@
+"""The hot path's SQL written once (games.lookups, lobby.tokens) gives what the querysets it
+replaces gave: the same rows, field for field, with the same related objects at hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.db.models import Model, prefetch_related_objects
+from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
+
+from games import lookups, services
+from games.engine import PRESETS
+from games.models import Match, Offer, Seat, seats_with_players
+from lobby import tokens
+from lobby.models import ApiToken
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def fields(obj: Model) -> dict[str, Any]:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+def lobby_match(first: Any, second: Any) -> Match:
+    return services.create_match(
+        Match.Kind.LOBBY,
+        PRESETS["standard"],
+        (
+            services.SeatSpec(Seat.Kind.PLAYER, user=first),
+            services.SeatSpec(Seat.Kind.PLAYER, user=second),
+        ),
+    )
+
+
+def test_the_token_lookup_brings_the_account_and_its_profile(alice, bob):
+    token, secret = tokens.create(alice, "phone")
+    found = tokens.authenticate(secret)
+    orm = ApiToken.objects.select_related("user", "user__profile").get(pk=token.pk)
+    assert found is not None
+    assert fields(found) == {**fields(orm), "last_used_at": found.last_used_at}
+    with CaptureQueriesContext(connection) as read:
+        assert fields(found.user) == fields(orm.user)
+        assert found.user.profile.display_name == orm.user.profile.display_name
+        assert found.user.profile.user is found.user
+    assert len(read) == 0
+
+
+def test_no_token_for_a_wrong_secret_or_a_deactivated_account(alice):
+    _, secret = tokens.create(alice, "phone")
+    assert tokens.authenticate(secret[:-1] + ("A" if secret[-1] != "A" else "B")) is None
+    alice.is_active = False
+    alice.save()
+    assert tokens.authenticate(secret) is None
+
+
+def test_the_movers_seat_comes_with_its_match(alice, bob, carol):
+    match = lobby_match(alice, bob)
+    seat = lookups.held_seat(match.public_id, bob.pk)
+    assert seat is not None and seat.number == 1
+    with CaptureQueriesContext(connection) as read:
+        assert fields(seat.match) == fields(Match.objects.get(pk=match.pk))
+    assert len(read) == 1  # the comparison's own query: the seat's match was at hand
+    assert lookups.held_seat(match.public_id, carol.pk) is None
+    assert lookups.held_seat("no-such-match", bob.pk) is None
+
+
+def test_one_player_holding_both_seats_moves_from_the_first(alice):
+    match = lobby_match(alice, alice)
+    seat = lookups.held_seat(match.public_id, alice.pk)
+    assert seat is not None and seat.number == 0
+
+
+def test_the_locked_match_has_its_seats_and_offers(alice, bob):
+    match = lobby_match(alice, bob)
+    services.make_offer(match, 0, Offer.Kind.RESTART, match.version)
+    with transaction.atomic():
+        locked = lookups.locked_match(match.pk, offers=True)
+        orm = Match.objects.get(pk=match.pk)
+        prefetch_related_objects([orm], "seats", "offers")
+    assert fields(locked) == fields(orm)
+    with CaptureQueriesContext(connection) as read:
+        seats = list(locked.seats.all())
+        offers = list(locked.offers.all())
+        assert all(seat.match is locked for seat in seats)
+    assert len(read) == 0
+    assert [fields(s) for s in seats] == [fields(s) for s in orm.seats.all()]
+    assert [fields(o) for o in offers] == [fields(o) for o in orm.offers.all()]
+    assert offers[0].kind == Offer.Kind.RESTART
+
+
+def test_a_match_that_is_gone_is_not_found(alice, bob):
+    with transaction.atomic(), pytest.raises(Match.DoesNotExist):
+        lookups.locked_match(10**9)
+
+
+@pytest.mark.usefixtures("postgresql_only")
+def test_locking_outside_a_transaction_is_refused(alice, bob):
+    match = lobby_match(alice, bob)
+    with pytest.raises(TransactionManagementError):
+        lookups.locked_match(match.pk)
+
+
+def test_the_answers_seats_bring_names_and_no_account_for_bea(alice):
+    match = services.start_bea_match(alice, "standard", 100, "easy")
+    mine, orm = Match.objects.get(pk=match.pk), Match.objects.get(pk=match.pk)
+    lookups.prefetch_players(mine)
+    prefetch_related_objects([orm], seats_with_players())
+    with CaptureQueriesContext(connection) as read:
+        got = [
+            (fields(s), s.user and fields(s.user), s.user and s.user.profile.display_name)
+            for s in mine.seats.all()
+        ]
+        assert [s.user for s in mine.seats.all()][1] is None
+    assert len(read) == 0
+    assert got == [
+        (fields(s), s.user and fields(s.user), s.user and s.user.profile.display_name)
+        for s in orm.seats.all()
+    ]
