@@ -1,6 +1,7 @@
 """HTTP requests run on long-lived lanes (ginsite.lanes): one request after another reuse the
-same thread (and with it the database connection), a request that finds every lane busy is
-still served, and the event stream never takes a lane."""
+same thread (and with it the database connection), the whole request (middleware and view)
+runs there without hops to the event loop, a request that finds every lane busy is still
+served, and the event stream never takes a lane."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import threading
 import time
 
 import pytest
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from asgiref.testing import ApplicationCommunicator
 from django.http import HttpRequest, HttpResponse
 from django.test import override_settings
@@ -28,6 +30,29 @@ def where(request: HttpRequest) -> HttpResponse:
 
 
 urlpatterns = [path("where/", where), path("stream/where/", where)]
+
+
+class BothWays:
+    """A middleware that can run either way, as Axes, htmx and allauth's can: Django's
+    asynchronous chain runs it on the event loop."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response):  # type: ignore[no-untyped-def]
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+
+    def __call__(self, request):  # type: ignore[no-untyped-def]
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        seen.append("middleware " + threading.current_thread().name)
+        return self.get_response(request)
+
+    async def _acall(self, request):  # type: ignore[no-untyped-def]
+        seen.append("middleware " + threading.current_thread().name)
+        return await self.get_response(request)
 
 
 async def _get(app: LanedASGIHandler, url: str, query: str = "") -> tuple[int, bytes]:
@@ -67,6 +92,16 @@ async def test_requests_one_after_another_reuse_one_long_lived_thread() -> None:
     names = {(await _get(app, "/where/"))[1] for _ in range(5)}
     assert len(names) == 1
     assert names.pop().startswith(b"lane")
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_middleware_and_the_view_run_on_the_lane_in_one_go() -> None:
+    with override_settings(MIDDLEWARE=[f"{__name__}.BothWays"]):
+        app = LanedASGIHandler(1)
+    status, name = await _get(app, "/where/")
+    assert status == 200 and name.startswith(b"lane")
+    assert seen == [f"middleware {name.decode()}", name.decode()]
 
 
 @pytest.mark.asyncio
