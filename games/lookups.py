@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.transaction import TransactionManagementError
 
-from games.models import Match, Offer, Seat
+from games.models import Announcement, Match, Offer, Seat
 from ginsite import rows
 
 
@@ -116,3 +116,18 @@ def prefetch_players(match: Match) -> None:
                 profile_of_user.field.set_cached_value(profile, user)
         seats.append(seat)
     rows.prefetched(match, "seats", seats)  # type: ignore[arg-type]
+
+
+@cache
+def _waiting_sql(vendor: str) -> str:
+    row = rows.Columns(Announcement, "a")
+    return (
+        f"SELECT 1 FROM {row.table} WHERE {row.column('match')} = %s"
+        f" AND {row.column('delivered_at')} IS NULL LIMIT 1"
+    )
+
+
+def undelivered(match_id: int) -> bool:
+    """``Announcement.objects.filter(match_id=match_id, delivered_at__isnull=True).exists()``:
+    an earlier change of the match still waits to be delivered."""
+    return rows.fetch_one(_waiting_sql(connection.vendor), [match_id]) is not None

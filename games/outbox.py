@@ -27,6 +27,7 @@ from datetime import timedelta
 from django.db import close_old_connections, connections, transaction
 from django.utils import timezone
 
+from . import lookups
 from .events import MatchChanged, describe, publish
 from .models import Announcement, Match
 
@@ -47,7 +48,7 @@ def announce(
     commit. ``fresh_seats`` as for ``events.describe``."""
     change = describe(match, reason, to_act, fresh_seats=fresh_seats)
     # In order: behind an announcement of this match still undelivered, this one waits too.
-    if not Announcement.objects.filter(match_id=match.pk, delivered_at__isnull=True).exists():
+    if not lookups.undelivered(match.pk):
         try:
             with transaction.atomic():
                 # The door's match object only when its seats were read under the lock.

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import PRESETS, IllegalAction, MatchState, Ruleset, apply, new_match
+from ginsite import rows
 
 from . import events, lookups, outbox
 from .models import Action, HandRecord, Match, Offer, Seat
@@ -263,19 +264,23 @@ def _lock_for(match: Match, version: Any, *, active: bool = True, offers: bool =
     return locked
 
 
+# What a change of a match alters in its row (the rest is fixed when the match is made).
+_ROW_FIELDS = (
+    "version",
+    "scores",
+    "status",
+    "winner_seat",
+    "finished_at",
+    "updated_at",
+    "moved_at",
+)
+
+
 def _copy_row(source: Match, target: Match) -> None:
     """Bring the caller's instance up to date with the row the door just saved."""
     if source is target:
         return
-    for field in (
-        "version",
-        "scores",
-        "status",
-        "winner_seat",
-        "finished_at",
-        "updated_at",
-        "moved_at",
-    ):
+    for field in _ROW_FIELDS:
         setattr(target, field, getattr(source, field))
 
 
@@ -300,10 +305,10 @@ def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
                 after = apply(before, seat, action)
             except IllegalAction as refused:
                 raise IllegalMove(refused.reason) from None
-            Action.objects.create(match=locked, seq=after.version, seat=seat, payload=action)
+            rows.insert(Action(match=locked, seq=after.version, seat=seat, payload=action))
             reason = _record(locked, before, after)
             locked.moved_at = timezone.now()
-            locked.save()
+            rows.update(locked, _ROW_FIELDS)
             # A move is a sign of life: an API player who never opens a table socket is here.
             seat_active(locked, seat, locked.moved_at)
             # The subscribers render the new position in this transaction (the players'

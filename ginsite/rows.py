@@ -100,6 +100,46 @@ def prefetched(instance: Model, name: str, objects: Sequence[Model]) -> None:
     instance.__dict__.setdefault("_prefetched_objects_cache", {})[name] = queryset
 
 
+def insert(instance: Model) -> None:
+    """``instance.save()`` of a new row: its fields' ``pre_save`` (``auto_now_add``) and
+    database values as the ORM makes them; the primary key comes back into ``instance``."""
+    meta = instance._meta
+    fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
+    key = (connection.vendor, meta.label, "insert")
+    if key not in _statements:
+        quote = connection.ops.quote_name
+        pk = quote(meta.pk.column)  # type: ignore[union-attr]
+        _statements[key] = (
+            f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
+            f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {pk}"
+        )
+    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    row = fetch_one(_statements[key], values)
+    assert row is not None
+    instance.pk = row[0]
+    instance._state.adding = False
+    instance._state.db = connection.alias
+
+
+def update(instance: Model, names: Sequence[str]) -> None:
+    """``instance.save(update_fields=names)`` of a row that exists: the fields' ``pre_save``
+    (``auto_now``) and database values as the ORM makes them."""
+    meta = instance._meta
+    fields = [meta.get_field(name) for name in names]
+    key = (connection.vendor, meta.label, "update", *names)
+    if key not in _statements:
+        quote = connection.ops.quote_name
+        assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)  # type: ignore[union-attr]
+        pk = quote(meta.pk.column)  # type: ignore[union-attr]
+        _statements[key] = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {pk} = %s"
+    values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]  # type: ignore[union-attr]
+    with connection.cursor() as cursor:
+        cursor.execute(_statements[key], [*values, instance.pk])
+
+
+_statements: dict[tuple[str, ...], str] = {}
+
+
 def for_update() -> str:
     """`` FOR UPDATE`` where the database locks rows (PostgreSQL); SQLite's IMMEDIATE
     transactions already hold the whole database."""

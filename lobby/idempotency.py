@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
+from ginsite import rows
 from ginsite.apikit import ApiError
 from lobby import tokens
 from lobby.models import IdempotencyRecord
@@ -83,10 +84,9 @@ class IdempotencyMiddleware:
             return self.get_response(request)  # the API itself answers 401
         fingerprint = _fingerprint(request)
         try:
+            record = IdempotencyRecord(user_id=user_id, key=key, fingerprint=fingerprint)
             with transaction.atomic():
-                record = IdempotencyRecord.objects.create(
-                    user_id=user_id, key=key, fingerprint=fingerprint
-                )
+                rows.insert(record)
         except IntegrityError:
             found = IdempotencyRecord.objects.filter(user_id=user_id, key=key).first()
             if found is None:  # purged in between: treat as new next time
@@ -113,7 +113,7 @@ class IdempotencyMiddleware:
         record.status = response.status_code
         record.content_type = response.get("Content-Type", "")
         record.body = response.content
-        record.save(update_fields=["status", "content_type", "body"])
+        rows.update(record, ["status", "content_type", "body"])
         return response
 
 

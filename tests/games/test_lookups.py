@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from games import lookups, services
 from games.engine import PRESETS
 from games.models import Match, Offer, Seat, seats_with_players
+from games.states import load_state
 from lobby import tokens
 from lobby.models import ApiToken
 
@@ -119,3 +120,21 @@ def test_the_answers_seats_bring_names_and_no_account_for_bea(alice):
         (fields(s), s.user and fields(s.user), s.user and s.user.profile.display_name)
         for s in orm.seats.all()
     ]
+
+
+def test_a_move_stores_its_action_and_the_rows_new_summary(alice, bob):
+    match = lobby_match(alice, bob)
+    before = Match.objects.get(pk=match.pk)
+    first = load_state(match).to_act
+    state = services.submit(match, first, {"type": "pass"}, match.version)
+    stored = Match.objects.get(pk=match.pk)
+    assert stored.version == state.version == before.version + 1
+    assert stored.updated_at > before.updated_at and stored.moved_at is not None
+    assert fields(stored) == {**fields(before), **{n: fields(stored)[n] for n in _CHANGED}}
+    assert fields(match) == fields(stored)  # the caller's instance is brought up to date
+    action = stored.actions.get(seq=state.version)
+    assert (action.seat, action.payload) == (first, {"type": "pass"})
+    assert action.created_at is not None
+
+
+_CHANGED = ("version", "scores", "status", "winner_seat", "finished_at", "updated_at", "moved_at")
