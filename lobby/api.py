@@ -553,6 +553,10 @@ async def event_lines(
                         yield _line(item)
                     if len(batch) < event_log.BATCH:
                         break
+            # The sign of life after the event went out, not on its way.
+            if time.monotonic() - last_beat >= KEEPALIVE_SECONDS:
+                last_beat = time.monotonic()
+                await in_thread(_still_here)(user, presence_row)
             if with_presence and time.monotonic() >= presence_due:
                 note = await in_thread(presence.snapshot)()
                 if note is not None and note["at"] > presence_shown:
@@ -564,9 +568,6 @@ async def event_lines(
             except CredentialsEnded:
                 return
             pushed = news.get("line") if news is not None else None
-            if time.monotonic() - last_beat >= KEEPALIVE_SECONDS:
-                last_beat = time.monotonic()
-                await in_thread(_still_here)(user, presence_row)
             if news is None:
                 yield _line({"type": "keepalive", "last_seq": cursor})
     finally:
