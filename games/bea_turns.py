@@ -10,6 +10,12 @@ socket pushes each of her actions as it lands.
 
 One thread per process plays every Bea match in due order: her decisions take milliseconds
 (``bench.bea``), and the pauses are waits in a heap, not sleeps per match.
+
+A turn of hers is held only in the memory of the process that scheduled it. When that process
+dies in the pause (a deploy, a crash), or her move fails, no announcement comes again: every
+worker's outbox sweep therefore also looks for running matches where she is to move and nothing
+has moved for a while (``Resumer``), and schedules her there. Two workers that both do so play
+her move once: the door refuses the second on its version.
 """
 
 from __future__ import annotations
@@ -20,17 +26,19 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connections, transaction
+from django.utils import timezone
 
 from games.ai import choose
 from games.engine import player_view
 
 from . import services
 from .events import MatchChanged
-from .models import Match
+from .models import Match, Seat
 from .readers import bea_seat
 from .states import load_state
 
@@ -71,6 +79,49 @@ def play_turn(match: Match, limit: int = 20) -> int:
     while moves < limit and play(match):
         moves += 1
     return moves
+
+
+# Nothing moved for this long in her turn: no process is playing it any more.
+STALLED_AFTER = timedelta(seconds=5)
+# After a worker's first look (everything), it looks only at matches changed this recently.
+STALLED_LOOKBACK = timedelta(minutes=10)
+RESUME_EVERY_SECONDS = 10.0
+
+
+def resume_stalled(lookback: timedelta | None = None) -> int:
+    """Schedule Bea in each running match where she is to move and nothing has moved for
+    STALLED_AFTER (changed within ``lookback``, or ever); how many."""
+    now = timezone.now()
+    matches = Match.objects.filter(
+        status=Match.Status.ACTIVE, seats__kind=Seat.Kind.BEA, updated_at__lt=now - STALLED_AFTER
+    )
+    if lookback is not None:
+        matches = matches.filter(updated_at__gte=now - lookback)
+    found = 0
+    for match in matches.prefetch_related("seats"):
+        seat = bea_seat(match)
+        if seat is not None and load_state(match).to_act == seat.number:
+            worker.schedule(match.pk, 0)
+            found += 1
+    return found
+
+
+class Resumer:
+    """The sweep's look for stalled turns of Bea's: at most every RESUME_EVERY_SECONDS, the
+    first time over every running match (a worker that starts may be replacing one that died)."""
+
+    def __init__(self) -> None:
+        self._last: float | None = None
+
+    def __call__(self) -> None:
+        now = time.monotonic()
+        if self._last is not None and now - self._last < RESUME_EVERY_SECONDS:
+            return
+        lookback = None if self._last is None else STALLED_LOOKBACK
+        self._last = now
+        found = resume_stalled(lookback)
+        if found:
+            log.warning("Bea resumes %s turn(s) that no process was playing", found)
 
 
 def _play_match(match_id: int) -> None:

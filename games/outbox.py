@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import asdict
 from datetime import timedelta
 
@@ -113,6 +114,8 @@ class Sweeper:
 
     def __init__(self, every: float = SWEEP_EVERY_SECONDS) -> None:
         self.every = every
+        # More work for the same thread at each sweep (Bea's stalled turns, games.bea_turns).
+        self.jobs: list[Callable[[], None]] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -135,6 +138,8 @@ class Sweeper:
                 sweeps += 1
                 if sweeps % 300 == 0:
                     purge()
+                for job in self.jobs:
+                    job()
             except Exception:
                 log.exception("the outbox sweep failed")
             finally:

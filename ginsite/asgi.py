@@ -19,6 +19,7 @@ from django.conf import settings  # noqa: E402
 
 import games.routing  # noqa: E402
 import lobby.routing  # noqa: E402
+from games.bea_turns import Resumer  # noqa: E402
 from games.outbox import sweeper  # noqa: E402
 from ginsite.lanes import LanedASGIHandler  # noqa: E402
 from ginsite.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
@@ -55,6 +56,8 @@ async def application(scope: Any, receive: Any, send: Any) -> Any:
     return await router(scope, receive, send)
 
 
-# Every server process delivers what a process that died after its commit never announced.
+# Every server process delivers what a process that died after its commit never announced,
+# and plays Bea's turns that a process died holding.
 if settings.OUTBOX_SWEEP:
+    sweeper.jobs.append(Resumer())
     sweeper.start()

@@ -3,14 +3,17 @@ the human moved with htmx, without JavaScript or through the API, and no read mo
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from games import bea_turns, services
 from games.events import match_changed
 from games.models import Match
+from games.states import load_state
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, snapshot, stacked, start, url
 
@@ -94,3 +97,46 @@ def test_the_worker_plays_a_match_scheduled_many_times_once():
     worker.schedule(8, 0.0)
     assert worker.wait_idle(5)
     assert played == [8, 7]  # in due order, each once
+
+
+def _her_turn_that_nobody_plays(alice: User) -> Match:
+    """Bea to move, with the announcement that would have scheduled her lost (as when the
+    process died in her pause), and nothing moved for longer than a stalled turn takes."""
+    match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    match_changed.disconnect(dispatch_uid="games.bea_turns")
+    try:
+        services.submit(match, 0, {"type": "pass"}, 0)
+    finally:
+        match_changed.connect(bea_turns.on_change, dispatch_uid="games.bea_turns")
+    _quiet(match)
+    return match
+
+
+def _quiet(match: Match) -> None:
+    quiet = timezone.now() - bea_turns.STALLED_AFTER - timedelta(seconds=1)
+    Match.objects.filter(pk=match.pk).update(updated_at=quiet)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_of_hers_that_a_dead_process_held_is_played_by_the_sweep(
+    alice: User, quick_bea: None
+):
+    match = _her_turn_that_nobody_plays(alice)
+    assert bea_turns.worker.wait_idle(5)
+    assert Match.objects.get(pk=match.pk).version == 1  # stalled: nothing would move her
+    bea_turns.Resumer()()  # a worker's sweep, its first look over every running match
+    _wait_for_her(match)
+    assert match.version > 1
+    assert load_state(match).to_act == 0  # her whole turn played, Alice's turn again
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sweep_leaves_turns_in_her_pause_long_ago_or_not_hers(alice: User, quick_bea: None):
+    match = _her_turn_that_nobody_plays(alice)
+    assert bea_turns.resume_stalled(lookback=timedelta(seconds=2)) == 0  # older than it looks
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())  # still in her pause
+    assert bea_turns.resume_stalled() == 0
+    match.refresh_from_db()
+    assert bea_turns.play_turn(match) > 0
+    _quiet(match)  # Alice's turn, and she takes her time
+    assert bea_turns.resume_stalled() == 0
