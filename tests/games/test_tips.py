@@ -8,7 +8,11 @@ import pytest
 from django.test import Client
 
 from games import guests, services
+from games.engine import PRESETS
+from games.models import Match, Seat
 from games.private import GUEST_COOKIE, new_key
+from games.services import SeatSpec
+from games.states import load_state
 from games.tips import COOKIE
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, stacked, start, url
@@ -28,6 +32,7 @@ def test_they_appear_once_on_a_first_match(alice: User, alice_client: Client):
     assert TIPS in page
     assert "the number under each card is your deadwood if you discard that card" in page
     assert "When that number is 10 or less, you may Knock" in page
+    assert "Hint shows what Bea would do" in page and url(match, "hint") in page
     assert first.cookies[COOKIE].value
     # They never block play: the table's buttons are all there and a move goes through.
     assert "aria-modal" not in page and 'role="dialog"' not in page
@@ -60,3 +65,20 @@ def test_a_finished_match_shows_none(alice: User, alice_client: Client):
     match = start(alice)
     services.resign(match, 0, services.CURRENT)
     assert TIPS not in alice_client.get(url(match, "table")).content.decode()
+
+
+def test_a_first_match_against_a_person_names_no_hint_it_does_not_have(
+    alice: User, bob: User, alice_client: Client
+):
+    match = services.create_match(
+        Match.Kind.LOBBY,
+        PRESETS["standard"],
+        (SeatSpec(Seat.Kind.PLAYER, user=alice), SeatSpec(Seat.Kind.PLAYER, user=bob)),
+    )
+    if load_state(match).to_act != 0:
+        services.submit(match, 1, {"type": "pass"}, match.version)
+    page = alice_client.get(url(match, "table")).content.decode()
+    assert TIPS in page
+    assert 'value="pass"' in page  # her turn: the buttons a Hint would sit beside
+    assert url(match, "hint") not in page  # no Hint button at a table between two people
+    assert "Hint shows what Bea would do" not in page
