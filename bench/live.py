@@ -52,6 +52,9 @@ ROOT = Path(__file__).resolve().parent.parent
 MOVE_PERIOD = 2.0  # seconds between two moves of one match (and two frames of one relay pair)
 HTTP_TIMEOUT = 30.0
 PUSH_GRACE = 5.0  # after the last move, how long a push may still arrive before it is lost
+# The server sends a keep-alive line every 10 s of quiet: an open socket silent for longer than
+# this has stopped (the "silent socket" of a pump that failed without closing it).
+SILENT_AFTER = 15.0
 READY_SECONDS = 30.0
 CONNECT_CONCURRENCY = 8
 PAIR_CONCURRENCY = 8
@@ -255,7 +258,12 @@ def scan_log(text: str) -> dict[str, Any]:
                 if not following.startswith(("The above exception", "During handling")):
                     ends[later[:160]] += 1
                 break
-    return {"tracebacks": sum(ends.values()), "exceptions": dict(ends.most_common(5))}
+    return {
+        "tracebacks": sum(ends.values()),
+        "exceptions": dict(ends.most_common(5)),
+        # channels_redis logs a group send that found some members' channels full (INFO).
+        "over_capacity": sum("channels over capacity" in line for line in lines),
+    }
 
 
 def scan_phases(path: Path, marks: Sequence[int]) -> dict[str, dict[str, Any]]:
@@ -536,6 +544,10 @@ class Player:
     next_seq: int | None = None
     seq_gaps: int = 0
     seq_repeats: int = 0
+    last_frame_at: float | None = None
+    longest_silence: float = 0.0
+    # A match event whose version is lower than one this socket already delivered.
+    versions_backwards: int = 0
 
     def challenge_seen(self, challenge_id: int) -> asyncio.Future[None]:
         if challenge_id not in self.challenges:
@@ -640,6 +652,9 @@ class Site:
 
     def on_frame(self, player: Player, text: str) -> None:
         now = self.last_frame_at = time.perf_counter()
+        if player.last_frame_at is not None:
+            player.longest_silence = max(player.longest_silence, now - player.last_frame_at)
+        player.last_frame_at = now
         message = json.loads(text)
         kind = str(message.get("type"))
         player.frames[kind] += 1
@@ -662,7 +677,10 @@ class Site:
                 future.set_result(None)
         elif kind == "match":
             match_id, version = str(data["match"]), int(data["version"])
-            player.versions.setdefault(match_id, Counter())[version] += 1
+            heard = player.versions.setdefault(match_id, Counter())
+            if heard and version < max(heard):
+                player.versions_backwards += 1
+            heard[version] += 1
             started = self.pending.pop((match_id, version, player.username), None)
             if started is not None:
                 self.push.append(now - started)
@@ -838,11 +856,20 @@ class Site:
                 seen = player.versions.get(match.id, Counter())
                 missing += sum(1 for v in range(match.version + 1) if v not in seen)
                 repeated += sum(count - 1 for count in seen.values())
+        now = time.perf_counter()
+        silences = [
+            max(p.longest_silence, now - p.last_frame_at)
+            for p in self.players
+            if p.last_frame_at is not None
+        ]
         return {
             "seq_gaps": sum(p.seq_gaps for p in self.players),
             "seq_repeats": sum(p.seq_repeats for p in self.players),
             "versions_missing": missing,
             "versions_repeated": repeated,
+            "versions_backwards": sum(p.versions_backwards for p in self.players),
+            "longest_silence_s": round(max(silences, default=0.0), 1),
+            "silent_sockets": sum(1 for s in silences if s > SILENT_AFTER),
         }
 
     async def idle_socket_rss(self, count: int, players: list[Player]) -> float:
@@ -1116,7 +1143,10 @@ def render(r: dict[str, Any]) -> str:
         f"HTTP requests re-sent on a closed keep-alive: {r['http_resent']}",
         f"  events: seq gaps {events['seq_gaps']}, seq repeats {events['seq_repeats']}; "
         f"match versions missing {events['versions_missing']}, "
-        f"repeated {events['versions_repeated']}",
+        f"repeated {events['versions_repeated']}, backwards {events['versions_backwards']}; "
+        f"longest silence on an event socket "
+        f"{events['longest_silence_s']} s, sockets silent over {SILENT_AFTER:.0f} s: "
+        f"{events['silent_sockets']}",
         f"  presence during setup, per player: {presence['events']['mean']:.0f} events "
         f"(max {presence['events']['max']}), {presence['bytes']['mean'] / 1024:.0f} KB "
         f"(max {presence['bytes']['max'] / 1024:.0f} KB); all players: "
@@ -1137,7 +1167,8 @@ def render(r: dict[str, Any]) -> str:
     ]
     for phase in PHASES:
         counts = {k: v[phase]["tracebacks"] for k, v in r["server_log"].items()}
-        lines.append(f"  server log tracebacks, {phase}: {counts}")
+        full = {k: v[phase]["over_capacity"] for k, v in r["server_log"].items()}
+        lines.append(f"  server log tracebacks, {phase}: {counts}; channels over capacity: {full}")
         for server, scans in r["server_log"].items():
             for line, count in scans[phase]["exceptions"].items():
                 lines.append(f"    {server}: {count} x {line}")
