@@ -84,6 +84,20 @@ def test_an_open_event_stream_keeps_its_player_here(match: Match, bob: User):
     assert not presence.claimable(match, 0)
 
 
+def test_an_api_player_reading_the_match_is_here(match: Match, alice: User, bob: User):
+    # bob only reads the match through the API (a bot thinking about its move): that is a
+    # sign of life too, and alice may not claim the win while he does.
+    Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    match.refresh_from_db()
+    services.submit(match, 0, {"type": "pass"}, 0)  # bob to move, and he was never seen
+    assert not presence.is_connected(Seat.objects.get(match=match, number=1))
+    read = Client().get(f"{API}/matches/{match.public_id}", headers=_api(bob))
+    assert read.status_code == 200
+    assert presence.is_connected(Seat.objects.get(match=match, number=1))
+    refused = _claim(Client(), match, _api(alice))
+    assert (refused.status_code, body(refused)["code"]) == (422, "illegal_move")
+
+
 def test_a_player_who_is_here_but_never_moves_loses_on_the_clock(
     match: Match, alice: User, bob: User
 ):
