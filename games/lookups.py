@@ -1,6 +1,7 @@
 """The reads every move makes, as SQL written once (``ginsite.rows``): the mover's seat with its
-match, and the match row locked by the door. Each does what the queryset in its docstring did,
-without building and compiling that queryset on every move."""
+match, the match row locked by the door with its seats and offers, the outbox's check for an
+undelivered change, and the seats with their names for the answer. Each does what the queryset
+in its docstring did, without building and compiling that queryset on every move."""
 
 from __future__ import annotations
 

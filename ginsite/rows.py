@@ -3,7 +3,8 @@
 Django builds, clones and compiles a queryset on every call. For the lookups every API move
 makes (its token with the account, its seat with the match, the match locked) that was about
 1 ms each on the CI machine, ten times what the database takes to answer them
-(``bench/move_profile.py``; docs/performance.md). Those statements are written out here once,
+(``bench/move_profile.py``; docs/performance.md); its few writes (the action, the match row,
+the idempotency record) cost alike. Those statements are written out here once,
 with their columns taken from the models' own fields, and each value passes through the same
 converters the ORM applies (dates on SQLite, JSON), so the instances are the ones a queryset
 would have made: ``from_db``, related objects cached as ``select_related`` caches them.
