@@ -6,7 +6,6 @@ in its docstring did, without building and compiling that queryset on every move
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -37,7 +36,8 @@ def held_seat(public_id: str, user_id: int) -> Seat | None:
         return None
     seat, end = seat_cols.take(row)
     match, _ = match_cols.take(row, end)
-    Seat._meta.get_field("match").set_cached_value(seat, match)  # type: ignore[union-attr]
+    assert seat is not None
+    rows.related(seat, "match", match)
     return seat  # type: ignore[return-value]
 
 
@@ -76,19 +76,13 @@ def locked_match(pk: int, *, offers: bool = False) -> Match:
     return match  # type: ignore[return-value]
 
 
-def _profile_relation() -> Any:
-    """The account's ``profile`` (a reverse one-to-one), as ``select_related("user__profile")``
-    follows it."""
-    return get_user_model()._meta.get_field("profile")
-
-
 @cache
 def _players_sql(vendor: str) -> tuple[str, rows.Columns, rows.Columns, rows.Columns]:
     # The profile is the accounts' (the lobby's model): reached through the account's relation.
     seat, user, profile = (
         rows.Columns(Seat, "s"),
         rows.Columns(get_user_model(), "u"),
-        rows.Columns(_profile_relation().related_model, "p"),
+        rows.Columns(get_user_model()._meta.get_field("profile").related_model, "p"),
     )
     sql = (
         f"SELECT {seat.sql}, {user.sql}, {profile.sql} FROM {seat.table}"
@@ -103,18 +97,15 @@ def prefetch_players(match: Match) -> None:
     """``prefetch_related_objects([match], seats_with_players())``: the seats with their
     accounts and profiles, for the names an answer shows."""
     sql, seat_cols, user_cols, profile_cols = _players_sql(connection.vendor)
-    user_of_seat = Seat._meta.get_field("user")
-    profile_of_user = _profile_relation()
     seats = []
     for row in rows.fetch_all(sql, [match.pk]):
         seat, end = seat_cols.take(row)
         user, end = user_cols.take(row, end)
         profile, _ = profile_cols.take(row, end)
-        user_of_seat.set_cached_value(seat, user)  # type: ignore[union-attr]
+        assert seat is not None
+        rows.related(seat, "user", user)  # none for Bea's seat
         if user is not None:
-            profile_of_user.set_cached_value(user, profile)
-            if profile is not None:
-                profile_of_user.field.set_cached_value(profile, user)
+            rows.related(user, "profile", profile)
         seats.append(seat)
     rows.prefetched(match, "seats", seats)  # type: ignore[arg-type]
 

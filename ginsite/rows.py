@@ -88,6 +88,16 @@ def fetch_all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return cursor.fetchall()  # type: ignore[no-any-return]
 
 
+def related(instance: Model, name: str, value: Model | None) -> None:
+    """Keep ``value`` as ``instance.<name>`` (a foreign key, a one-to-one either way), as
+    ``select_related`` keeps it: a one-to-one also points back from ``value``; None where the
+    join found no row (then a reverse one-to-one raises ``DoesNotExist``, as it would)."""
+    field = instance._meta.get_field(name)
+    field.set_cached_value(instance, value)  # type: ignore[union-attr]
+    if value is not None and field.one_to_one:
+        field.remote_field.set_cached_value(value, instance)  # type: ignore[union-attr]
+
+
 def prefetched(instance: Model, name: str, objects: Sequence[Model]) -> None:
     """Keep ``objects`` as ``instance``'s related ``name`` (a reverse foreign key), as
     ``prefetch_related_objects`` keeps them: ``instance.<name>.all()`` reads no database, and

@@ -94,11 +94,9 @@ def _with_account(token_digest: str) -> ApiToken | None:
     token, end = token_cols.take(row)
     user, end = user_cols.take(row, end)
     profile, _ = profile_cols.take(row, end)
-    owner = Profile._meta.get_field("user")
-    ApiToken._meta.get_field("user").set_cached_value(token, user)  # type: ignore[union-attr]
-    owner.remote_field.set_cached_value(user, profile)  # type: ignore[union-attr]
-    if profile is not None:
-        owner.set_cached_value(profile, user)  # type: ignore[union-attr]
+    assert token is not None and user is not None
+    rows.related(token, "user", user)
+    rows.related(user, "profile", profile)
     return token  # type: ignore[return-value]
 
 
