@@ -12,28 +12,18 @@ from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from games import lookups, services
-from games.engine import PRESETS
-from games.models import Match, Offer, Seat, seats_with_players
+from games.models import Match, Offer, seats_with_players
 from games.states import load_state
 from lobby import tokens
 from lobby.models import ApiToken
+
+from .live_helpers import lobby_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def fields(obj: Model) -> dict[str, Any]:
     return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
-
-
-def lobby_match(first: Any, second: Any) -> Match:
-    return services.create_match(
-        Match.Kind.LOBBY,
-        PRESETS["standard"],
-        (
-            services.SeatSpec(Seat.Kind.PLAYER, user=first),
-            services.SeatSpec(Seat.Kind.PLAYER, user=second),
-        ),
-    )
 
 
 def test_the_token_lookup_brings_the_account_and_its_profile(alice, bob):

@@ -8,14 +8,11 @@ import pytest
 from django.test import Client
 
 from games import guests, services
-from games.engine import PRESETS
-from games.models import Match, Seat
 from games.private import GUEST_COOKIE, new_key
-from games.services import SeatSpec
-from games.states import load_state
 from games.tips import COOKIE
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, stacked, start, url
+from .live_helpers import lobby_match
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -70,13 +67,7 @@ def test_a_finished_match_shows_none(alice: User, alice_client: Client):
 def test_a_first_match_against_a_person_names_no_hint_it_does_not_have(
     alice: User, bob: User, alice_client: Client
 ):
-    match = services.create_match(
-        Match.Kind.LOBBY,
-        PRESETS["standard"],
-        (SeatSpec(Seat.Kind.PLAYER, user=alice), SeatSpec(Seat.Kind.PLAYER, user=bob)),
-    )
-    if load_state(match).to_act != 0:
-        services.submit(match, 1, {"type": "pass"}, match.version)
+    match = lobby_match(alice, bob)  # alice plays first
     page = alice_client.get(url(match, "table")).content.decode()
     assert TIPS in page
     assert 'value="pass"' in page  # her turn: the buttons a Hint would sit beside
