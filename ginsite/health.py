@@ -4,13 +4,14 @@ application/json`` for a JSON body naming each check)."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 
 from channels.layers import get_channel_layer
 from health_check.base import HealthCheck
 from health_check.exceptions import ServiceReturnedUnexpectedResult, ServiceUnavailable
 from health_check.views import HealthCheckView
+
+from ginsite.inbox import Inbox
 
 
 @dataclasses.dataclass
@@ -24,13 +25,19 @@ class ChannelLayer(HealthCheck):
         layer = get_channel_layer(self.alias)
         if layer is None:
             raise ServiceUnavailable("No channel layer is configured")
+        inbox = Inbox(layer, "health.")
         try:
-            channel = await layer.new_channel("health.")
+            channel = await inbox.open()
             await layer.send(channel, {"type": "health.check"})
-            message = await asyncio.wait_for(layer.receive(channel), timeout=3)
+            message = await inbox.get(timeout=3)
         except Exception as e:
-            # Each backend fails its own way (OSError, redis' errors, a timeout): all mean down.
+            # Each backend fails its own way (OSError, redis' errors): all mean down.
             raise ServiceUnavailable("The channel layer did not answer") from e
+        finally:
+            # The pub/sub layer keeps a channel subscribed until its receive ends.
+            await inbox.close()
+        if message is None:
+            raise ServiceUnavailable("The channel layer did not answer within 3 s")
         if message.get("type") != "health.check":
             raise ServiceReturnedUnexpectedResult("The channel layer gave another message back")
 

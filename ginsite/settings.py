@@ -266,11 +266,16 @@ REDIS_URL = envstr("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # A receive is a blocking pop of up to 5 s; redis-py's own default read timeout
-            # is 5 s too, so an idle socket's pop would end in "Timeout reading from ..." and
-            # close it. Reads may wait longer than any pop; a dead server still shows through
-            # the health checks and TCP keepalive.
+            # Redis pub/sub: a group send is one PUBLISH, and each process holds one
+            # subscription for all its sockets. The core layer spent four round trips on each
+            # group send (expiry sweeps, the members, a script) and a blocking pop per process
+            # on the receiving side (docs/performance.md, 2026-12-02 morning). Delivery is at
+            # most once and in order, which is all a push is here: every event is stored first,
+            # and a stream that misses a wake-up reads what it missed at its next one or at its
+            # keep-alive. ``ginsite.inbox`` keeps a waiting stream's channel subscribed.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # Reads may wait longer than redis-py's 5 s default; a dead server still shows
+            # through the health checks and TCP keepalive.
             "CONFIG": {
                 "hosts": [
                     {
@@ -279,9 +284,6 @@ if REDIS_URL:
                         "socket_connect_timeout": 5,
                         "socket_keepalive": True,
                         "health_check_interval": 15,
-                        # Every socket closing at once (a deploy, a network blip) leaves its
-                        # groups at the same moment: redis-py's 100 would run out.
-                        "max_connections": 1000,
                     }
                 ]
             },

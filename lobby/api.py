@@ -26,6 +26,7 @@ from games import presence as game_presence
 from games.stats import player_stats
 from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, api_time, user_of
 from ginsite.dbwork import in_thread
+from ginsite.inbox import Inbox
 from ginsite.pushes import credentials_group, opened_with
 from lobby import completion, event_feeds, event_log, presence, tokens
 from lobby import services as lobby_services
@@ -526,8 +527,9 @@ async def event_lines(
     ends when the token or session it was opened with (``credential``) ends."""
     layer = get_channel_layer()
     groups = (event_log.group_name(user.pk), credentials_group(user.pk))
-    channel = await layer.new_channel() if layer is not None else ""
-    if layer is not None:
+    inbox = Inbox(layer) if layer is not None else None
+    if inbox is not None:
+        channel = await inbox.open()
         for group in groups:
             await layer.group_add(group, channel)
     try:
@@ -564,16 +566,17 @@ async def event_lines(
                     at = datetime.fromtimestamp(note["at"], tz=UTC)
                     yield _line({"type": "presence", "online": note["online"], "at": api_time(at)})
             try:
-                news = await _wait_for_news(layer, channel, cursor, credential)
+                news = await _wait_for_news(inbox, cursor, credential)
             except CredentialsEnded:
                 return
             pushed = news.get("line") if news is not None else None
             if news is None:
                 yield _line({"type": "keepalive", "last_seq": cursor})
     finally:
-        if layer is not None:
+        if inbox is not None:
             for group in groups:
-                await layer.group_discard(group, channel)
+                await layer.group_discard(group, inbox.channel)
+            await inbox.close()
         await in_thread(lobby_services.left)(presence_row)
 
 
@@ -582,13 +585,13 @@ class CredentialsEnded(Exception):  # noqa: N818 - a state, not an error of the 
 
 
 async def _wait_for_news(
-    layer: Any, channel: str, cursor: int, credential: tuple[str, Any]
+    inbox: Inbox | None, cursor: int, credential: tuple[str, Any]
 ) -> dict[str, Any] | None:
     """Wait up to KEEPALIVE_SECONDS for an event numbered past ``cursor``: its wake-up
     message, or None if none came. Wake-ups of events already sent (several events read in
     one batch each announce themselves) are taken off the channel without reading the
     database again. Raises ``CredentialsEnded`` when the stream's token or session ends."""
-    if layer is None:
+    if inbox is None:
         await asyncio.sleep(KEEPALIVE_SECONDS)
         return None
     deadline = time.monotonic() + KEEPALIVE_SECONDS
@@ -596,9 +599,8 @@ async def _wait_for_news(
         left = deadline - time.monotonic()
         if left <= 0:
             return None
-        try:
-            message: dict[str, Any] = await asyncio.wait_for(layer.receive(channel), timeout=left)
-        except TimeoutError:
+        message = await inbox.get(timeout=left)
+        if message is None:
             return None
         if message.get("type") == "credentials.ended":
             if opened_with(message, credential):

@@ -40,7 +40,7 @@ def test_it_uses_postgresql() -> None:
 
 def test_it_uses_the_redis_channel_layer() -> None:
     backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
-    assert backend == "channels_redis.core.RedisChannelLayer"
+    assert backend == "channels_redis.pubsub.RedisPubSubChannelLayer"
 
 
 @pytest.mark.asyncio

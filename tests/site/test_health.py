@@ -33,7 +33,7 @@ def test_it_is_healthy_when_everything_answers() -> None:
 def test_it_is_unhealthy_when_the_channel_layer_does_not_answer(settings) -> None:  # type: ignore[no-untyped-def]
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [NOWHERE]},
         }
     }
