@@ -291,7 +291,8 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # One connection pool per process, not one per request (ginsite.rediscache).
+            "BACKEND": "ginsite.rediscache.SharedRedisCache",
             "LOCATION": REDIS_URL,
         }
     }

@@ -12,7 +12,7 @@ import os
 import pytest
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 
 pytestmark = pytest.mark.distributed
 
@@ -56,3 +56,45 @@ async def test_it_delivers_a_group_message_through_redis() -> None:
     finally:
         await layer.group_discard(group, channel)
     assert message == {"type": "match.updated", "version": 3}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_share_the_processs_redis_connections(alice) -> None:  # type: ignore[no-untyped-def]
+    """Django builds a cache backend per thread and per asyncio task, so every request had a
+    Redis connection pool of its own: one new connection to Redis per request (each API
+    request reads the rate limits in the cache). ``ginsite.rediscache`` shares one."""
+    import threading
+
+    import redis
+    from django.test import Client
+
+    from lobby import tokens
+
+    secret = tokens.create(alice, "conns")[1]
+
+    def connections_received() -> int:
+        server = redis.Redis.from_url(os.environ["REDIS_URL"])
+        try:
+            return int(server.info("stats")["total_connections_received"])
+        finally:
+            server.close()
+
+    answers: list[int] = []
+
+    def one_request() -> None:
+        try:
+            response = Client().get("/api/v1/me", headers={"Authorization": f"Bearer {secret}"})
+            answers.append(response.status_code)
+        finally:
+            if threading.current_thread() is not threading.main_thread():
+                connections.close_all()  # back to the pool, as at a request's end
+
+    one_request()  # the process's pool opens its connection
+    before = connections_received()
+    for _ in range(20):  # each request on a thread of its own, as under ASGI
+        thread = threading.Thread(target=one_request)
+        thread.start()
+        thread.join()
+    assert answers == [200] * 21
+    # The counting connection itself, and perhaps one more in the shared pool.
+    assert connections_received() - before <= 3
