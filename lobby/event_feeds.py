@@ -20,7 +20,6 @@ from games.events import MatchChanged
 from games.models import Match
 from ginsite.apikit import api_time
 from lobby import event_log
-from lobby.event_log import record
 from lobby.models import Challenge, display_name_of
 
 log = logging.getLogger(__name__)
@@ -95,8 +94,10 @@ def _counter_json(item: Challenge) -> dict[str, Any] | None:
 def _record_challenges(ids: Iterable[int]) -> None:
     items = Challenge.objects.filter(pk__in=list(ids)).select_related(*CHALLENGE_RELATED)
     for item in items:
-        for reader in sorted((item.challenger_id, item.challenged_id)):
-            record(reader, "challenge", challenge_json(item, reader))
+        players = (item.challenger_id, item.challenged_id)
+        event_log.record_all(
+            [event_log.Entry(p, "challenge", challenge_json(item, p)) for p in players]
+        )
 
 
 def challenge_changed(challenge_id: int) -> None:
@@ -128,12 +129,13 @@ def match_changed(change: MatchChanged, match: Match | None = None) -> None:
     of it. With the door's ``match`` at hand, each player's view rides along with the push,
     so their streams need not read the match again."""
     payload = match_json(change)
-    # In the order of user ids: two changes that numbered the same two players' events in
-    # opposite orders would deadlock on PostgreSQL.
-    for user_id in sorted(set(change.players)):
+    entries = []
+    for user_id in set(change.players):
         seat = readers.seat_of_account(match, user_id) if match is not None else None
         delivered = None
         if match is not None and seat is not None:
             view = readers.view_for(match, seat)
             delivered = event_log.match_data(payload, seat, match.status, view)
-        record(user_id, "match", payload, delivered)
+        entries.append(event_log.Entry(user_id, "match", payload, delivered))
+    if entries:
+        event_log.record_all(entries)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.core.cache import cache
 from django.db import transaction
@@ -67,12 +67,72 @@ _APPEND = """
 """
 
 
-def _append(user_id: int, kind: str, payload: dict[str, Any]) -> PlayerEvent:
-    """Store one event under the player's next number."""
+_APPEND_ALL = """
+    INSERT INTO {table} (user_id, seq, kind, payload, created_at)
+    SELECT v.column1, COALESCE((SELECT MAX(e.seq) FROM {table} e WHERE e.user_id = v.column1), 0)
+        + 1, v.column2, v.column3, v.column4
+    FROM (VALUES {rows}) AS v WHERE true
+    ON CONFLICT (user_id, seq) DO NOTHING
+    RETURNING id, user_id, seq
+"""
+
+
+def _append_all(entries: list[Entry]) -> list[PlayerEvent]:
+    """Store each entry's event under its player's next number, in one statement (and on
+    PostgreSQL one more for the players' locks)."""
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
-        with transaction.atomic():  # the advisory lock lasts until the commit
-            return _append(user_id, kind, payload)
+        with transaction.atomic():  # the advisory locks last until the commit
+            return _append_all(entries)
+    fields = {f.name: f for f in PlayerEvent._meta.concrete_fields}
+    created_at = timezone.now()
+    params: list[Any] = []
+    for entry in entries:
+        params += [
+            entry.user_id,
+            entry.kind,
+            fields["payload"].get_db_prep_save(entry.payload, connection),
+            fields["created_at"].get_db_prep_save(created_at, connection),
+        ]
+    table = connection.ops.quote_name(PlayerEvent._meta.db_table)
+    sql = _APPEND_ALL.format(table=table, rows=", ".join(["(%s, %s, %s, %s)"] * len(entries)))
+    players = sorted({entry.user_id for entry in entries})
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # In the order of user ids (the select list is evaluated left to right): two
+            # writers of the same players' events take their locks in the same order.
+            locks = ", ".join(["pg_advisory_xact_lock(%s, %s)"] * len(players))
+            cursor.execute(
+                f"SELECT {locks}", [v for p in players for v in (_PLAYER_EVENTS_LOCK, p)]
+            )
+        if len(players) < len(entries):  # one player twice: one at a time, in order
+            return [_append(entry.user_id, entry.kind, entry.payload) for entry in entries]
+        cursor.execute(sql, params)
+        numbered = {user_id: (pk, seq) for pk, user_id, seq in cursor.fetchall()}
+    events = []
+    for entry in entries:
+        if entry.user_id not in numbered:
+            # Its number was taken in between (SQLite's writers, which hold no lock, take
+            # turns; this is for safety): on its own, and again until it has a number.
+            events.append(_append(entry.user_id, entry.kind, entry.payload))
+            continue
+        pk, seq = numbered[entry.user_id]
+        events.append(
+            PlayerEvent(
+                id=pk,
+                user_id=entry.user_id,
+                seq=seq,
+                kind=entry.kind,
+                payload=entry.payload,
+                created_at=created_at,
+            )
+        )
+    return events
+
+
+def _append(user_id: int, kind: str, payload: dict[str, Any]) -> PlayerEvent:
+    """Store one event under the player's next number (the lock is held already)."""
+    connection = transaction.get_connection()
     fields = {f.name: f for f in PlayerEvent._meta.concrete_fields}
     created_at = timezone.now()
     params = [
@@ -84,8 +144,6 @@ def _append(user_id: int, kind: str, payload: dict[str, Any]) -> PlayerEvent:
     ]
     sql = _APPEND.format(table=connection.ops.quote_name(PlayerEvent._meta.db_table))
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_PLAYER_EVENTS_LOCK, user_id])
         for _attempt in range(20):
             cursor.execute(sql, params)
             row = cursor.fetchone()
@@ -101,6 +159,16 @@ def _append(user_id: int, kind: str, payload: dict[str, Any]) -> PlayerEvent:
     raise RuntimeError(f"could not number an event for user {user_id}")
 
 
+class Entry(NamedTuple):
+    """One event to store: for whom, its kind and what it stores, and optionally its ``data``
+    as that player's streams deliver it (see ``record``)."""
+
+    user_id: int
+    kind: str
+    payload: dict[str, Any]
+    delivered: dict[str, Any] | None = None
+
+
 def record(
     user_id: int, kind: str, payload: dict[str, Any], delivered: dict[str, Any] | None = None
 ) -> int:
@@ -110,14 +178,21 @@ def record(
     already has it (a match event with the player's view, rendered in the move's transaction):
     it rides along with the wake-up, and a stream whose previous event was the one before
     sends it without reading the database. Never stored: the log keeps no cards."""
-    event = _append(user_id, kind, payload)
-    message: dict[str, Any] = {"type": "player.event", "seq": event.seq}
-    if delivered is not None:
-        message["line"] = _as_delivered(event, delivered)
-    # After the commit: a stream woken before it would not find the event yet.
-    group_send_after_commit(group_name(user_id), message)
+    return record_all([Entry(user_id, kind, payload, delivered)])[0]
+
+
+def record_all(entries: list[Entry]) -> list[int]:
+    """``record`` for several players at once (a move's event for each of its players), in
+    two statements however many there are: their numbers, in the order given."""
+    events = _append_all(entries)
+    for entry, event in zip(entries, events, strict=True):
+        message: dict[str, Any] = {"type": "player.event", "seq": event.seq}
+        if entry.delivered is not None:
+            message["line"] = _as_delivered(event, entry.delivered)
+        # After the commit: a stream woken before it would not find the event yet.
+        group_send_after_commit(group_name(entry.user_id), message)
     transaction.on_commit(_maybe_purge)
-    return event.seq
+    return [event.seq for event in events]
 
 
 # --- Reading and delivering ---------------------------------------------------------------------

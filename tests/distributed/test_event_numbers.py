@@ -52,3 +52,37 @@ def test_racing_writers_never_share_or_skip_a_number(django_user_model: type[Use
     for writer in range(WRITERS):
         mine = PlayerEvent.objects.filter(user=judy, payload__writer=writer).order_by("seq")
         assert [e.payload["n"] for e in mine] == list(range(EACH))
+
+
+def test_writers_of_two_players_events_at_once_never_deadlock(django_user_model: type[User]):
+    """A move stores one event for each of its players in one statement, taking both
+    players' locks first; writers naming the two in either order must not deadlock."""
+    kim = django_user_model.objects.create_user(username="kim")
+    lee = django_user_model.objects.create_user(username="lee")
+    barrier = threading.Barrier(WRITERS)
+    failures: list[str] = []
+
+    def write(writer: int) -> None:
+        pair = (kim.pk, lee.pk) if writer % 2 else (lee.pk, kim.pk)
+        try:
+            barrier.wait(timeout=30)
+            for n in range(EACH):
+                with transaction.atomic():
+                    event_log.record_all(
+                        [event_log.Entry(p, "test", {"writer": writer, "n": n}) for p in pair]
+                    )
+                    PlayerEvent.objects.filter(user_id=pair[0]).exists()
+        except Exception as exc:  # a deadlock, reported by the assertion below
+            failures.append(repr(exc))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=write, args=(w,)) for w in range(WRITERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert failures == []
+    for player in (kim, lee):
+        seqs = PlayerEvent.objects.filter(user=player).order_by("seq").values_list("seq", flat=True)
+        assert list(seqs) == list(range(1, WRITERS * EACH + 1))
