@@ -25,6 +25,9 @@ def hit(ident: str, window: int) -> tuple[int, int]:
     and the seconds until the window ends."""
     bucket, retry = _window(window)
     key = f"limit:{ident}:{bucket}"
+    count_up = getattr(cache, "count_up", None)
+    if count_up is not None:  # Redis (ginsite.rediscache): one round trip
+        return count_up(key, window + 5), retry
     cache.add(key, 0, timeout=window + 5)
     try:
         count = int(cache.incr(key))

@@ -98,3 +98,20 @@ def test_requests_share_the_processs_redis_connections(alice) -> None:  # type: 
     assert answers == [200] * 21
     # The counting connection itself, and perhaps one more in the shared pool.
     assert connections_received() - before <= 3
+
+
+def test_a_count_in_redis_keeps_the_expiry_of_its_first_count() -> None:
+    """The rate limits count in one round trip; the count still ends with its window (the
+    first count sets the expiry, later ones leave it) and matches Django's own reading."""
+    from django.core.cache import cache
+
+    key = f"count-test-{os.getpid()}"
+    cache.delete(key)
+    assert cache.count_up(key, 60) == 1
+    client = cache._cache.get_client(write=True)
+    raw = cache.make_and_validate_key(key)
+    client.expire(raw, 30)  # as if 30 s of its window had passed
+    assert cache.count_up(key, 60) == 2
+    assert 0 < client.ttl(raw) <= 30
+    assert cache.get(key) == 2
+    cache.delete(key)
