@@ -40,7 +40,7 @@ def test_it_uses_postgresql() -> None:
 
 def test_it_uses_the_redis_channel_layer() -> None:
     backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
-    assert backend == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert backend == "ginsite.channel_layer.PubSubChannelLayer"
 
 
 @pytest.mark.asyncio
@@ -115,3 +115,31 @@ def test_a_count_in_redis_keeps_the_expiry_of_its_first_count() -> None:
     assert 0 < client.ttl(raw) <= 30
     assert cache.get(key) == 2
     cache.delete(key)
+
+
+@pytest.mark.asyncio
+async def test_a_commits_messages_reach_each_group_in_order_through_one_pipeline() -> None:
+    from ginsite.inbox import Inbox
+
+    layer = get_channel_layer()
+    first, second = Inbox(layer), Inbox(layer)
+    groups = (f"many-a-{os.getpid()}", f"many-b-{os.getpid()}")
+    await layer.group_add(groups[0], await first.open())
+    await layer.group_add(groups[1], await second.open())
+    try:
+        await layer.group_send_many(
+            [
+                (groups[0], {"type": "player.event", "seq": 1}),
+                (groups[1], {"type": "match.updated", "version": 7}),
+                (groups[0], {"type": "player.event", "seq": 2}),
+            ]
+        )
+        assert await first.get(timeout=5) == {"type": "player.event", "seq": 1}
+        assert await first.get(timeout=5) == {"type": "player.event", "seq": 2}
+        assert await second.get(timeout=5) == {"type": "match.updated", "version": 7}
+        assert await second.get(timeout=0.2) is None
+    finally:
+        await layer.group_discard(groups[0], first.channel)
+        await layer.group_discard(groups[1], second.channel)
+        await first.close()
+        await second.close()
