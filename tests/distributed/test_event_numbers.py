@@ -6,6 +6,7 @@ nothing fails."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -21,8 +22,10 @@ WRITERS = 12
 EACH = 20
 
 
-def test_racing_writers_never_share_or_skip_a_number(django_user_model: type[User]):
-    judy = django_user_model.objects.create_user(username="judy")
+def _race(store: Callable[[int, int], None]) -> list[str]:
+    """WRITERS threads at once, each calling ``store(writer, n)`` EACH times, every call in a
+    transaction of its own that stays open a moment after its events, so that the others run
+    into its uncommitted numbers. What failed, if anything."""
     barrier = threading.Barrier(WRITERS)
     failures: list[str] = []
 
@@ -30,12 +33,10 @@ def test_racing_writers_never_share_or_skip_a_number(django_user_model: type[Use
         try:
             barrier.wait(timeout=30)
             for n in range(EACH):
-                # Each its own transaction that stays open a moment after its event, so that
-                # the others run into its uncommitted number.
                 with transaction.atomic():
-                    event_log.record(judy.pk, "test", {"writer": writer, "n": n})
-                    PlayerEvent.objects.filter(user=judy).exists()
-        except Exception as exc:  # reported by the assertion below
+                    store(writer, n)
+                    PlayerEvent.objects.exists()
+        except Exception as exc:  # a deadlock, a number that failed: reported by the caller
             failures.append(repr(exc))
         finally:
             connections.close_all()
@@ -45,9 +46,21 @@ def test_racing_writers_never_share_or_skip_a_number(django_user_model: type[Use
         thread.start()
     for thread in threads:
         thread.join(timeout=120)
-    assert failures == []
-    seqs = list(PlayerEvent.objects.filter(user=judy).order_by("seq").values_list("seq", flat=True))
-    assert seqs == list(range(1, WRITERS * EACH + 1))
+    return failures
+
+
+def _numbers(user: User) -> list[int]:
+    return list(PlayerEvent.objects.filter(user=user).order_by("seq").values_list("seq", flat=True))
+
+
+def test_racing_writers_never_share_or_skip_a_number(django_user_model: type[User]):
+    judy = django_user_model.objects.create_user(username="judy")
+
+    def store(writer: int, n: int) -> None:
+        event_log.record(judy.pk, "test", {"writer": writer, "n": n})
+
+    assert _race(store) == []
+    assert _numbers(judy) == list(range(1, WRITERS * EACH + 1))
     # And each writer's own events are in the order it wrote them.
     for writer in range(WRITERS):
         mine = PlayerEvent.objects.filter(user=judy, payload__writer=writer).order_by("seq")
@@ -59,30 +72,10 @@ def test_writers_of_two_players_events_at_once_never_deadlock(django_user_model:
     players' locks first; writers naming the two in either order must not deadlock."""
     kim = django_user_model.objects.create_user(username="kim")
     lee = django_user_model.objects.create_user(username="lee")
-    barrier = threading.Barrier(WRITERS)
-    failures: list[str] = []
 
-    def write(writer: int) -> None:
+    def store(writer: int, n: int) -> None:
         pair = (kim.pk, lee.pk) if writer % 2 else (lee.pk, kim.pk)
-        try:
-            barrier.wait(timeout=30)
-            for n in range(EACH):
-                with transaction.atomic():
-                    event_log.record_all(
-                        [event_log.Entry(p, "test", {"writer": writer, "n": n}) for p in pair]
-                    )
-                    PlayerEvent.objects.filter(user_id=pair[0]).exists()
-        except Exception as exc:  # a deadlock, reported by the assertion below
-            failures.append(repr(exc))
-        finally:
-            connections.close_all()
+        event_log.record_all([event_log.Entry(p, "test", {"writer": writer, "n": n}) for p in pair])
 
-    threads = [threading.Thread(target=write, args=(w,)) for w in range(WRITERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert failures == []
-    for player in (kim, lee):
-        seqs = PlayerEvent.objects.filter(user=player).order_by("seq").values_list("seq", flat=True)
-        assert list(seqs) == list(range(1, WRITERS * EACH + 1))
+    assert _race(store) == []
+    assert _numbers(kim) == _numbers(lee) == list(range(1, WRITERS * EACH + 1))
