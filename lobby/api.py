@@ -574,9 +574,11 @@ async def event_lines(
                 yield _line({"type": "keepalive", "last_seq": cursor})
     finally:
         if inbox is not None:
-            for group in groups:
-                await layer.group_discard(group, inbox.channel)
-            await inbox.close()
+            try:
+                for group in groups:
+                    await layer.group_discard(group, inbox.channel)
+            finally:
+                await inbox.close()
         await in_thread(lobby_services.left)(presence_row)
 
 
