@@ -3,9 +3,10 @@
 Django keeps a cache backend per thread and per asyncio task (``asgiref.local.Local``), so
 under ASGI every request builds a new ``RedisCache``, and with it a new connection pool: a new
 TCP connection to Redis for the first cache call of each request (Django ticket #33625). Under
-daphne the first cache read of a move (a rate-limit count) took 2.8 ms with it and 0.8 ms
+daphne the first cache read of a move (a rate-limit count) took 2.9 ms with it and 0.8 ms
 without (docs/performance.md, 2026-12-02 morning), and every request left a connection for the
 garbage collector to close.
+
 redis-py's client and pool are thread-safe; here every backend instance of the same servers and
 options shares one client.
 

@@ -529,9 +529,9 @@ async def event_lines(
     groups = (event_log.group_name(user.pk), credentials_group(user.pk))
     inbox = Inbox(layer) if layer is not None else None
     if inbox is not None:
-        channel = await inbox.open()
+        await inbox.open()
         for group in groups:
-            await layer.group_add(group, channel)
+            await layer.group_add(group, inbox.channel)
     try:
         await in_thread(_here)(user, presence_row)
         start = since if since is not None else await in_thread(event_log.last_seq)(user.pk)

@@ -137,5 +137,4 @@ def match_changed(change: MatchChanged, match: Match | None = None) -> None:
             view = readers.view_for(match, seat)
             delivered = event_log.match_data(payload, seat, match.status, view)
         entries.append(event_log.Entry(user_id, "match", payload, delivered))
-    if entries:
-        event_log.record_all(entries)
+    event_log.record_all(entries)

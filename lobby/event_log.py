@@ -80,22 +80,13 @@ _APPEND_ALL = """
 def _append_all(entries: list[Entry]) -> list[PlayerEvent]:
     """Store each entry's event under its player's next number, in one statement (and on
     PostgreSQL one more for the players' locks)."""
+    if not entries:
+        return []
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
         with transaction.atomic():  # the advisory locks last until the commit
             return _append_all(entries)
-    fields = {f.name: f for f in PlayerEvent._meta.concrete_fields}
     created_at = timezone.now()
-    params: list[Any] = []
-    for entry in entries:
-        params += [
-            entry.user_id,
-            entry.kind,
-            fields["payload"].get_db_prep_save(entry.payload, connection),
-            fields["created_at"].get_db_prep_save(created_at, connection),
-        ]
-    table = connection.ops.quote_name(PlayerEvent._meta.db_table)
-    sql = _APPEND_ALL.format(table=table, rows=", ".join(["(%s, %s, %s, %s)"] * len(entries)))
     players = sorted({entry.user_id for entry in entries})
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
@@ -106,57 +97,60 @@ def _append_all(entries: list[Entry]) -> list[PlayerEvent]:
                 f"SELECT {locks}", [v for p in players for v in (_PLAYER_EVENTS_LOCK, p)]
             )
         if len(players) < len(entries):  # one player twice: one at a time, in order
-            return [_append(entry.user_id, entry.kind, entry.payload) for entry in entries]
-        cursor.execute(sql, params)
+            return [_append(entry, created_at) for entry in entries]
+        sql = _APPEND_ALL.format(
+            table=connection.ops.quote_name(PlayerEvent._meta.db_table),
+            rows=", ".join(["(%s, %s, %s, %s)"] * len(entries)),
+        )
+        cursor.execute(sql, [v for entry in entries for v in _values(entry, created_at)])
         numbered = {user_id: (pk, seq) for pk, user_id, seq in cursor.fetchall()}
     events = []
     for entry in entries:
         if entry.user_id not in numbered:
             # Its number was taken in between (SQLite's writers, which hold no lock, take
             # turns; this is for safety): on its own, and again until it has a number.
-            events.append(_append(entry.user_id, entry.kind, entry.payload))
+            events.append(_append(entry, created_at))
             continue
         pk, seq = numbered[entry.user_id]
-        events.append(
-            PlayerEvent(
-                id=pk,
-                user_id=entry.user_id,
-                seq=seq,
-                kind=entry.kind,
-                payload=entry.payload,
-                created_at=created_at,
-            )
-        )
+        events.append(_stored(entry, pk, seq, created_at))
     return events
 
 
-def _append(user_id: int, kind: str, payload: dict[str, Any]) -> PlayerEvent:
+def _append(entry: Entry, created_at: datetime) -> PlayerEvent:
     """Store one event under the player's next number (the lock is held already)."""
     connection = transaction.get_connection()
-    fields = {f.name: f for f in PlayerEvent._meta.concrete_fields}
-    created_at = timezone.now()
-    params = [
-        user_id,
-        kind,
-        fields["payload"].get_db_prep_save(payload, connection),
-        fields["created_at"].get_db_prep_save(created_at, connection),
-        user_id,
-    ]
     sql = _APPEND.format(table=connection.ops.quote_name(PlayerEvent._meta.db_table))
+    params = [*_values(entry, created_at), entry.user_id]
     with connection.cursor() as cursor:
         for _attempt in range(20):
             cursor.execute(sql, params)
             row = cursor.fetchone()
             if row is not None:
-                return PlayerEvent(
-                    id=row[0],
-                    user_id=user_id,
-                    seq=row[1],
-                    kind=kind,
-                    payload=payload,
-                    created_at=created_at,
-                )
-    raise RuntimeError(f"could not number an event for user {user_id}")
+                return _stored(entry, row[0], row[1], created_at)
+    raise RuntimeError(f"could not number an event for user {entry.user_id}")
+
+
+def _values(entry: Entry, created_at: datetime) -> list[Any]:
+    """The entry's user, kind, payload and time as the INSERTs take them."""
+    connection = transaction.get_connection()
+    meta = PlayerEvent._meta
+    return [
+        entry.user_id,
+        entry.kind,
+        meta.get_field("payload").get_db_prep_save(entry.payload, connection),
+        meta.get_field("created_at").get_db_prep_save(created_at, connection),
+    ]
+
+
+def _stored(entry: Entry, pk: int, seq: int, created_at: datetime) -> PlayerEvent:
+    return PlayerEvent(
+        id=pk,
+        user_id=entry.user_id,
+        seq=seq,
+        kind=entry.kind,
+        payload=entry.payload,
+        created_at=created_at,
+    )
 
 
 class Entry(NamedTuple):
@@ -183,7 +177,8 @@ def record(
 
 def record_all(entries: list[Entry]) -> list[int]:
     """``record`` for several players at once (a move's event for each of its players), in
-    two statements however many there are: their numbers, in the order given."""
+    two statements however many there are: their numbers, in the order given (none for no
+    entries)."""
     events = _append_all(entries)
     for entry, event in zip(entries, events, strict=True):
         message: dict[str, Any] = {"type": "player.event", "seq": event.seq}
