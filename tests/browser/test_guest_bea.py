@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, BrowserContext, Error, Page, expect
 
 from games.models import HandRecord, Match
 
-from .conftest import PHONE
+from .conftest import PHONE, phone_contexts
 from .test_play_bea import _play_one_move, _state, _wait_for_my_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,9 +35,10 @@ def _goto(page: Page, url: str) -> None:
 
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
-    made = browser.new_context(viewport=PHONE)
-    yield made
-    made.close()
+    # Closed with the wait of phone_contexts: the table's socket is still open when the test
+    # ends, and a database flushed while the server handles its close deadlocked once.
+    with phone_contexts(browser, 1) as (made,):
+        yield made
 
 
 @pytest.mark.timeout(600)
