@@ -46,10 +46,8 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
     """A page the size of a small phone screen (360 CSS pixels wide)."""
-    context = browser.new_context(viewport={"width": 360, "height": 740})
-    page = context.new_page()
-    yield page
-    context.close()
+    with phone_contexts(browser, 1) as (context,):
+        yield context.new_page()
 
 
 PHONE = {"width": 360, "height": 740}
