@@ -816,7 +816,7 @@ def region_data(view: dict[str, Any], name: str) -> Any:
         live = view.get("live")
         return (live, view["version"], status) if live is not None else None
     if name in ("status", "hint", "notice"):
-        # The status names the last move and holds Bea's trigger; a hint is stale after any move;
+        # The status names the last move; a hint is stale after any move;
         # a notice is about the previous request.
         return (view["version"], view["phase"], status, view.get("blocked"), _seat_names(view))
     if name == "scores":
