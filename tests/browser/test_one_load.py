@@ -1,5 +1,5 @@
 """A table plays like an app: over five turns of every kind of match the page loads exactly
-once and opens one socket where the table has one (issue 23, defect 1).
+once and opens one socket where the table has one (issue 23, defect 1 and pass and play).
 
 A turn is a move that hands the turn to the other side and back. Each table is played at
 360x740 by a sensible player who never knocks (tests/browser/turns.py).
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from games.models import Match
 from tests.browser.conftest import phone_contexts
 from tests.browser.table_helpers import off_thread, sign_in
 from tests.browser.turns import Watch, take_turns
@@ -111,3 +112,19 @@ def test_friends_play_at_a_private_table_on_one_load_each(
     loads, opened = friend_watch.since(url)
     assert loads == [url, url], f"the friend's table loaded {len(loads) - 1} times"
     assert len(opened) == 1, f"the friend's table opened {len(opened)} sockets"
+
+
+@pytest.mark.timeout(300)
+def test_pass_and_play_runs_on_one_load(contexts: list[BrowserContext], base: str) -> None:
+    page = contexts[0].new_page()
+    watch = Watch(page)
+    page.goto(base + "/games/local/")
+    page.fill("input[name=first]", "Ann")
+    page.fill("input[name=second]", "Ben")
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_url(re.compile(r".*/games/local/[\w-]+/$"))
+    url = page.url
+    take_turns([page], 2 * TURNS)
+    assert_one_load(watch, url, sockets=0)
+    assert page.url == url
+    assert Match.objects.get().version >= 2 * TURNS
