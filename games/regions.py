@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from games import readers
 from games.engine import display
 from games.models import HandOrder, Match, Seat
+from ginsite.language import socket_url
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -148,8 +149,9 @@ def table_context(
         "local": local,
         "blocked": view.get("blocked", ""),
         "live": view.get("live"),
-        # Live play, and Bea's table: her actions are pushed as she makes them.
-        "ws_url": f"/ws/games/{match.public_id}/"
+        # Live play, and Bea's table: her actions are pushed as she makes them, in the
+        # language of the page that opens the socket.
+        "ws_url": socket_url(f"/ws/games/{match.public_id}/")
         if view.get("live") is not None or opponent_is_bea
         else "",
     }
