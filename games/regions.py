@@ -225,13 +225,39 @@ def _shuffle(
     if not shuffle or view["phase"] in ("hand_over", "match_over"):
         return None
     seeded = shuffle["seeded"]
-    # Inside a sentence the reader is "you", lower case.
-    inside = {**names, seat: names[seat] if named_both else _("you")}
+    order = (0, 1) if named_both else (seat, 1 - seat)
     return {
         "commitment": shuffle["commitment"],
-        "cut_by": [inside[s] for s in (0, 1) if seeded[s]],
+        "cut_line": _cut_line([s for s in order if seeded[s]], names, seat, named_both),
         "seed_wanted": bool(view["legal_actions"]) and not seeded[seat],
     }
+
+
+def _cut_line(cut: list[int], names: dict[int, str], seat: int, named_both: bool) -> str:
+    """Who has cut the stock, in a whole sentence: "you", "you and Alice", "Ann and Ben" each
+    need their own, as the verb agrees with them in German (du hast, ihr habt, sie haben)."""
+    if not cut:
+        return ""
+    you = not named_both and cut[0] == seat
+    if len(cut) == 1 and you:
+        return _(
+            "The server committed to this hand's deck before the deal; you cut the stock. "
+            "Check it in the replay once the hand is over."
+        )
+    if len(cut) == 1:
+        return _(
+            "The server committed to this hand's deck before the deal; %(names)s cut the "
+            "stock. Check it in the replay once the hand is over."
+        ) % {"names": names[cut[0]]}
+    if you:
+        return _(
+            "The server committed to this hand's deck before the deal; you and %(name)s cut "
+            "the stock. Check it in the replay once the hand is over."
+        ) % {"name": names[cut[1]]}
+    return _(
+        "The server committed to this hand's deck before the deal; %(first)s and %(second)s "
+        "cut the stock. Check it in the replay once the hand is over."
+    ) % {"first": names[cut[0]], "second": names[cut[1]]}
 
 
 def spectator_as_view(watched: dict[str, Any]) -> dict[str, Any]:
