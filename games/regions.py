@@ -652,11 +652,12 @@ def _discard_info(view: dict[str, Any]) -> dict[str, Any]:
     best = min(usable.values()) if usable else None
     limit = view["rules"]["knock_limit"]
     why: list[str] = []
+    refusal = ""
     if blocked:
-        why.append(
-            _("You took %(card)s from the discard pile: it cannot go back this turn.")
-            % {"card": display(blocked)}
-        )
+        refusal = _("You took %(card)s from the discard pile: it cannot go back this turn.") % {
+            "card": display(blocked)
+        }
+        why.append(refusal)
     if after and "knock" not in kinds and "gin" not in kinds and best is not None:
         why.append(
             _(
@@ -672,6 +673,8 @@ def _discard_info(view: dict[str, Any]) -> dict[str, Any]:
         "can_gin": "gin" in kinds,
         "can_big_gin": "big_gin" in kinds,
         "why": why,
+        # Why the card just taken refuses a discard gesture (gestures.js shows it).
+        "refusal": refusal,
     }
 
 
