@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from games.models import Match
 from tests.browser.conftest import PHONE
-from tests.browser.table_helpers import off_thread, sign_in
+from tests.browser.table_helpers import ARTIFACTS, off_thread, sign_in
 from tests.browser.turns import take_turns
 from tests.games.live_helpers import english, lobby_match
 
@@ -57,6 +57,8 @@ def test_a_german_guest_s_table_stays_german_through_bea_s_moves(
     expect(page.locator("#history")).to_contain_text("Bea:")
     expect(page.locator("#status")).to_contain_text("Du bist dran")
     assert table_words(page) == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"live-german-guest-{how}-360x740.png"), full_page=True)
 
 
 def test_a_german_player_s_table_stays_german_through_a_person_s_moves(
@@ -76,6 +78,8 @@ def test_a_german_player_s_table_stays_german_through_a_person_s_moves(
     take_turns(pages, 4)
     expect(german.locator("#live")).to_contain_text("verbunden")
     assert table_words(german) == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    german.screenshot(path=str(ARTIFACTS / "live-german-player-360x740.png"), full_page=True)
     # The other reader of the same pushes reads them in English.
     expect(english_page.locator("#pile")).to_contain_text("Stock ·")
     assert "Talon" not in english_page.locator("#table").inner_text()

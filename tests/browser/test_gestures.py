@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.table_helpers import SIZES, sign_in, table_in
+from tests.browser.table_helpers import ARTIFACTS, SIZES, sign_in, table_in
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -103,9 +103,16 @@ def double_tap(target: Locator, touch: bool) -> None:
         target.dblclick(position=CORNER, force=True)
 
 
-def drag(page: Page, source: Locator, target: Locator, touch: bool) -> None:
+def drag(
+    page: Page,
+    source: Locator,
+    target: Locator,
+    touch: bool,
+    over: Callable[[], None] = lambda: None,
+) -> None:
     """Drag ``source`` onto ``target``: a mouse drag, or a finger held until SortableJS picks
-    the card up (its hold delay on touch), then moved and lifted. Not while the cards still
+    the card up (its hold delay on touch), then moved and lifted (``over`` runs just before
+    it is let go). Not while the cards still
     slide into place after the last drag: SortableJS ignores a press on a moving card."""
     page.wait_for_function(
         "() => ![...document.querySelectorAll('#hand li')].some(li => li.animated)"
@@ -120,6 +127,7 @@ def drag(page: Page, source: Locator, target: Locator, touch: bool) -> None:
         page.mouse.down()
         for x, y in steps:
             page.mouse.move(x, y)
+        over()
         page.mouse.up()
         return
     cdp = page.context.new_cdp_session(page)
@@ -132,6 +140,7 @@ def drag(page: Page, source: Locator, target: Locator, touch: bool) -> None:
     page.wait_for_selector("#hand .sortable-chosen")
     for point in steps:
         touch_event("touchMove", [point])
+    over()
     touch_event("touchEnd", [])
     cdp.detach()
 
@@ -169,6 +178,9 @@ def test_a_double_tap_discards_a_card_and_the_card_just_taken_refuses(
     double_tap(card(page, TAKEN).locator(".card"), touch)
     expect(page.locator("#notice")).to_have_text(REFUSAL)
     expect(page.locator("#hand li[data-code]")).to_have_count(11)
+    ARTIFACTS.mkdir(exist_ok=True)
+    way = "touch" if touch else "mouse"
+    page.screenshot(path=str(ARTIFACTS / f"gesture-refused-{way}-{size}.png"))
     before = [c for c in hand(page) if c != "KD"]
     double_tap(card(page, "KD").locator(".card"), touch)
     discarded_king_of_diamonds(page)
@@ -196,8 +208,13 @@ def test_a_card_dragged_onto_the_pile_is_discarded_and_elsewhere_reordered(
     press(card(page, "AS").locator(".card"), touch, position=CORNER)
     expect(page.locator('#hand input[value="AS"]')).to_be_checked()
 
+    def over_the_pile() -> None:
+        expect(page.locator("#pile .discard.drop-target")).to_have_count(1)
+        way = "touch" if touch else "mouse"
+        page.screenshot(path=str(ARTIFACTS / f"gesture-drag-over-pile-{way}-{size}.png"))
+
     with page.expect_response(lambda r: r.url.endswith("/act")):
-        drag(page, card(page, "KD"), pile(page), touch)
+        drag(page, card(page, "KD"), pile(page), touch, over_the_pile)
     discarded_king_of_diamonds(page)
     assert hand(page) == [c for c in arranged if c != "KD"]
 

@@ -1,6 +1,7 @@
-"""Pass and play in real Chromium: the pass screen and the revealed hand swap in place, a hand
-leaves the page when the pass screen comes, and without JavaScript every POST is followed by a
-redirect to the match's one address, whose reload shows only the hand still to act."""
+"""Pass and play in real Chromium: the pass screen and the revealed hand swap in place (axe
+finds nothing serious in either), a hand leaves the page when the pass screen comes, and
+without JavaScript every POST is followed by a redirect to the match's one address, whose
+reload shows only the hand still to act."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE
+from tests.browser.table_helpers import ARTIFACTS
+from tests.browser.test_accessibility import serious
 from tests.browser.turns import select_best_card
 
 if TYPE_CHECKING:
@@ -45,6 +48,9 @@ def test_the_hand_leaves_the_page_when_the_pass_screen_comes(browser: Browser, b
         page.locator("#pass-screen button").click()
         expect(page.locator("#hand li[data-code]")).to_have_count(10)
         expect(page).to_have_title(re.compile("Gin Rummy against Ben"))
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "live-pass-and-play-revealed-360x740.png"))
+        assert serious(page) == []  # axe-core, on the table swapped in
         anns = hand_codes(page)
         page.locator("#actions button[value=pass]").click()
         expect(page.locator("#pass-screen")).to_be_visible()
@@ -55,6 +61,8 @@ def test_the_hand_leaves_the_page_when_the_pass_screen_comes(browser: Browser, b
         expect(page.locator("[data-code]")).to_have_count(0)
         expect(page.locator("#pass-screen button")).to_be_focused()
         assert page.url == address
+        page.screenshot(path=str(ARTIFACTS / "live-pass-and-play-pass-screen-360x740.png"))
+        assert serious(page) == []
         # Back to the form and forward again: the address shows the pass screen, no hand.
         page.go_back()
         page.go_forward()
