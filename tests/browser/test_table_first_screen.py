@@ -123,9 +123,12 @@ def test_a_rematch_offer_is_named_and_answered_at_the_top(
             "alice offers a rematch: accept or decline it just below."
         )
         expect(bob_page.locator("#status .detail")).to_contain_text("This match was resigned.")
-        for name in ("Accept", "Decline"):
-            assert not outside(bob_page, f"#answer button:text-is('{name}')"), name
-        bob_page.screenshot(path=str(ARTIFACTS / "rematch-offer-360x740.png"))
+        for size in ("360x740", "740x360", "1280x800"):
+            bob_page.set_viewport_size(SIZES[size])
+            settle(bob_page)
+            for name in ("Accept", "Decline"):
+                assert not outside(bob_page, f"#answer button:text-is('{name}')"), (size, name)
+            bob_page.screenshot(path=str(ARTIFACTS / f"rematch-offer-{size}.png"))
         # The offerer's way on sits under the hand: withdraw, or back to the lobby.
         after = "#after"
         expect(alice_page.locator(after)).to_contain_text("You offered bob a rematch.")
