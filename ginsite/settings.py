@@ -325,27 +325,26 @@ ACCOUNT_USER_DISPLAY = "lobby.models.display_name_of"
 # Password guessing. allauth limits failures per address on the site's form; its per-name limit
 # is left out, because its key includes the Host header (a new port per attempt evaded it).
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip"}
-# django-axes locks a name out after LOGIN_FAILURE_LIMIT failures, on the site's form and the
-# admin's, counted in the shared cache per normalised name alone, for LOGIN_LOCKOUT_MINUTES
-# after the last failure (a failure while locked out starts the wait again).
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
-AXES_LOCKOUT_PARAMETERS = ["username"]
+# django-axes locks a name out on the site's form and the admin's, counted in the shared cache
+# per normalised name: after LOGIN_FAILURE_LIMIT failures from one client address (there only),
+# and after LOGIN_NAME_FAILURE_LIMIT from anywhere (ginsite.logins), for LOGIN_LOCKOUT_MINUTES
+# after the last failure (a failure while locked out starts the wait again). A lockout per name
+# alone at 5 let anyone lock any player out.
+AXES_HANDLER = "ginsite.logins.NameAndAddressLockout"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_CALLABLE = "ginsite.logins.username"
 AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_NAME_FAILURE_LIMIT = envint("LOGIN_NAME_FAILURE_LIMIT", 50)
+if AXES_FAILURE_LIMIT < 1 or LOGIN_NAME_FAILURE_LIMIT < AXES_FAILURE_LIMIT:
+    raise ImproperlyConfigured(
+        "LOGIN_FAILURE_LIMIT must be at least 1 and LOGIN_NAME_FAILURE_LIMIT at least as high"
+    )
 AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_CALLABLE = "ginsite.logins.lockout_response"
 # The cache handler keeps nothing in the database for the admin to show.
 AXES_ENABLE_ADMIN = False
 # No start-up banner on every management command.
 AXES_VERBOSE = False
-SILENCED_SYSTEM_CHECKS = [
-    # axes would also lock out addresses; the address limit is allauth's above, and an axes one
-    # would lock out everyone behind a shared address (a proxy, a school) after a few typos.
-    "axes.W006",
-]
-if not REDIS_URL:
-    # The local-memory cache is per process, which is the whole site when it runs embedded.
-    SILENCED_SYSTEM_CHECKS.append("axes.W001")
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 
