@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import arrange, guests, howto, local, private, readers, replays, services, tips
+from games import arrange, guests, howto, local, presence, private, readers, replays, services, tips
 from games.ai import hint as bea_hint
 from games.forms import PRESET_NAMES, MoveForm, NewMatchForm
 from games.models import Match, PrivateTable, Seat, seats_with_players
@@ -187,6 +187,8 @@ def table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
             # The invitation page says whether a seat is free, the table full or expired.
             return redirect("games:private", match.table.token)
         raise Http404(_("No such match."))
+    # Opening the table is its player being here, with a socket or without (no JavaScript).
+    presence.seat_active(match, seat)
     wants_hint = bool(request.GET.get("hint")) and readers.hints_allowed(match)
     response = _table_response(request, match, seat, hint=wants_hint)
     key = guests.key_of(request)
