@@ -22,7 +22,19 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import arrange, guests, howto, local, presence, private, readers, replays, services, tips
+from games import (
+    arrange,
+    guests,
+    howto,
+    local,
+    presence,
+    private,
+    readers,
+    replays,
+    services,
+    starts,
+    tips,
+)
 from games.ai import hint as bea_hint
 from games.forms import PRESET_NAMES, MoveForm, NewMatchForm
 from games.models import Match, PrivateTable, Seat, seats_with_players
@@ -204,6 +216,11 @@ def _watch_response(request: HtmxHttpRequest, match: Match, notice: str = "") ->
     return render(request, "games/table.html", context)
 
 
+def _address(request: HttpRequest) -> str:
+    """The client's address (behind a proxy, daphne's ``--proxy-headers`` makes it so)."""
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
+
+
 @require_POST
 def new_match(request: HtmxHttpRequest) -> HttpResponse:
     """A match against Bea: for a player, or without an account for this browser's guest key
@@ -226,6 +243,7 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
                 data["level"],
                 replace_running=data["confirm"],
                 previous=previous,
+                admit=starts.admit(f"user:{user.pk}", None),
             )
         else:
             key = guests.key_for(request)
@@ -236,10 +254,15 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
                 data["level"],
                 replace_running=data["confirm"],
                 previous=guests.owned(key, previous_id),
+                admit=starts.admit(f"guest:{private.hash_key(key)}", _address(request)),
             )
     except services.BeaMatchRunning as running:
         context = {"form": form, "running": _summary(running.running, request)}
         return render(request, "games/confirm_new.html", context)
+    except starts.TooManyMatches as refused:
+        response = render(request, "games/refused.html", {"message": refused.message}, status=429)
+        response["Retry-After"] = str(refused.retry_after)
+        return response
     response = redirect("games:table", match.public_id)
     if key is not None:
         guests.set_cookie(response, request, key)

@@ -360,8 +360,17 @@ API_AUTH_FAILURE_LIMIT = envint("API_AUTH_FAILURE_LIMIT", 20)
 CHALLENGE_LIMIT_PER_SENDER = envint("CHALLENGE_LIMIT_PER_SENDER", 5)
 CHALLENGE_LIMIT_PER_TARGET = envint("CHALLENGE_LIMIT_PER_TARGET", 10)
 CHALLENGE_LIMIT_WINDOW = envint("CHALLENGE_LIMIT_WINDOW", 60)
-if API_RATE_WINDOW <= 0 or CHALLENGE_LIMIT_WINDOW <= 0:
-    raise ImproperlyConfigured("API_RATE_WINDOW and CHALLENGE_LIMIT_WINDOW must be more than 0")
+# New matches against Bea (site and API) one player (an account, or a guest's key) may start,
+# and guests may start from one client address, in each window of seconds: each is stored for
+# as long as its player may come back (30 days for a guest), and every fresh browser is a new
+# guest (games.starts).
+BEA_MATCH_LIMIT_PER_PLAYER = envint("BEA_MATCH_LIMIT_PER_PLAYER", 10)
+BEA_MATCH_LIMIT_PER_ADDRESS = envint("BEA_MATCH_LIMIT_PER_ADDRESS", 20)
+BEA_MATCH_LIMIT_WINDOW = envint("BEA_MATCH_LIMIT_WINDOW", 600)
+if API_RATE_WINDOW <= 0 or CHALLENGE_LIMIT_WINDOW <= 0 or BEA_MATCH_LIMIT_WINDOW <= 0:
+    raise ImproperlyConfigured(
+        "API_RATE_WINDOW, CHALLENGE_LIMIT_WINDOW and BEA_MATCH_LIMIT_WINDOW must be more than 0"
+    )
 
 # Bea's pause before each of her actions, in milliseconds: what a player sees as her thinking.
 BEA_PAUSE_MS = envint("BEA_PAUSE_MS", 700)
