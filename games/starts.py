@@ -40,31 +40,31 @@ def admit(player: str, address: str | None) -> Callable[[], None]:
     def check() -> None:
         window = settings.BEA_MATCH_LIMIT_WINDOW
         if address is not None:
-            count, retry = limits.hit(f"bea-matches-from:{address}", window)
-            if count > settings.BEA_MATCH_LIMIT_PER_ADDRESS:
-                raise TooManyMatches(
-                    ngettext(
-                        "Too many matches against Bea were started from your network just "
-                        "now. Try again in %(seconds)d second, or sign in.",
-                        "Too many matches against Bea were started from your network just "
-                        "now. Try again in %(seconds)d seconds, or sign in.",
-                        retry,
-                    )
-                    % {"seconds": retry},
-                    retry,
-                )
-        count, retry = limits.hit(f"bea-matches-by:{player}", window)
-        if count > settings.BEA_MATCH_LIMIT_PER_PLAYER:
-            raise TooManyMatches(
-                ngettext(
-                    "You have started too many matches against Bea just now. Try again in "
-                    "%(seconds)d second.",
-                    "You have started too many matches against Bea just now. Try again in "
-                    "%(seconds)d seconds.",
-                    retry,
-                )
-                % {"seconds": retry},
-                retry,
-            )
+            limit = settings.BEA_MATCH_LIMIT_PER_ADDRESS
+            retry = limits.over(f"bea-matches-from:{address}", limit, window)
+            if retry is not None:
+                raise TooManyMatches(_from_address(retry), retry)
+        limit = settings.BEA_MATCH_LIMIT_PER_PLAYER
+        retry = limits.over(f"bea-matches-by:{player}", limit, window)
+        if retry is not None:
+            raise TooManyMatches(_by_player(retry), retry)
 
     return check
+
+
+def _from_address(retry: int) -> str:
+    return ngettext(
+        "Too many matches against Bea were started from your network just now. Try again in "
+        "%(seconds)d second, or sign in.",
+        "Too many matches against Bea were started from your network just now. Try again in "
+        "%(seconds)d seconds, or sign in.",
+        retry,
+    ) % {"seconds": retry}
+
+
+def _by_player(retry: int) -> str:
+    return ngettext(
+        "You have started too many matches against Bea just now. Try again in %(seconds)d second.",
+        "You have started too many matches against Bea just now. Try again in %(seconds)d seconds.",
+        retry,
+    ) % {"seconds": retry}

@@ -5,7 +5,6 @@ says, and "Revoke all tokens" ends them and their streams."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -21,29 +20,12 @@ from lobby import tokens
 from tests.games.live_helpers import cookie_of, lobby_match, signed_in, socket
 
 from .streams import NdjsonStream
+from .streams import closed_code as _closed
+from .streams import closes_within as _closes_within
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 NEW_PASSWORD = "a brand new pass phrase for alice"
-
-
-async def _closed(comm: WebsocketCommunicator) -> int:
-    """The close code of ``comm``, reading past the frames that come before it."""
-    while True:
-        output = await comm.receive_output(timeout=5)
-        if output["type"] == "websocket.close":
-            return int(output["code"])
-
-
-async def _closes_within(comm: WebsocketCommunicator, seconds: float) -> bool:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while (left := deadline - loop.time()) > 0:
-        if await comm.receive_nothing(timeout=left):
-            return False
-        if (await comm.receive_output())["type"] == "websocket.close":
-            return True
-    return False
 
 
 async def _ended(stream: NdjsonStream) -> bool:

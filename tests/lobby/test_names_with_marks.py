@@ -16,9 +16,11 @@ from games.private import clean_guest_name
 from ginsite import names
 from lobby.models import Profile
 
+from .test_signup import _name_errors as _errors
+from .test_signup import _signup
+
 pytestmark = pytest.mark.django_db
 
-PASSPHRASE = "a long pass phrase"
 MARKS_REFUSED = (
     "A display name cannot contain a mark that makes no letter with the one before it "
     "(such as a dot above an i)."
@@ -47,25 +49,9 @@ WELCOME = [
 ]
 
 
-def _signup(client: Client, username: str, display_name: str):  # type: ignore[no-untyped-def]
-    return client.post(
-        "/accounts/signup/",
-        {
-            "username": username,
-            "display_name": display_name,
-            "password1": PASSPHRASE,
-            "password2": PASSPHRASE,
-        },
-    )
-
-
-def _errors(response) -> list[str]:  # type: ignore[no-untyped-def]
-    return response.context["form"].errors.get("display_name", [])
-
-
 @pytest.mark.parametrize("name", STRAY)
 def test_it_refuses_a_mark_that_makes_no_letter(client: Client, alice: User, name: str) -> None:
-    response = _signup(client, "dora", name)
+    response = _signup(client, name)
     assert response.status_code == 200
     assert _errors(response) == [MARKS_REFUSED]
     assert not User.objects.filter(username="dora").exists()
@@ -77,7 +63,7 @@ def test_it_refuses_a_mark_that_makes_no_letter(client: Client, alice: User, nam
 def test_accents_do_not_make_another_name(
     client: Client, alice: User, bob: User, name: str, other: str
 ) -> None:
-    response = _signup(client, "dora", name)
+    response = _signup(client, name)
     assert _errors(response) == [
         f"“{names.normalise(name)}” looks like “{other}”, the name of another player. "
         "Please choose another name."
@@ -89,7 +75,7 @@ def test_names_whose_marks_belong_to_their_letters_are_welcome(
     client: Client, alice: User, bob: User
 ) -> None:
     for n, name in enumerate(WELCOME):
-        response = _signup(Client(), f"player{n}", name)
+        response = _signup(Client(), name, username=f"player{n}")
         assert response.status_code == 302, (name, _errors(response))
     shown = set(Profile.objects.values_list("display_name", flat=True))
     assert shown >= {names.normalise(name) for name in WELCOME}
@@ -103,7 +89,7 @@ def test_guests_names_follow_the_same_rule() -> None:
 
 def test_it_says_so_in_german(client: Client) -> None:
     client.cookies["django_language"] = "de"
-    assert _errors(_signup(client, "dora", "ali\u0307ce")) == [
+    assert _errors(_signup(client, "ali\u0307ce")) == [
         "Ein Anzeigename darf kein Zeichen enthalten, das mit dem Buchstaben davor keinen "
         "Buchstaben ergibt (etwa einen Punkt über einem i)."
     ]
