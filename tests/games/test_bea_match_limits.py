@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from games.models import Match
+from ginsite import settings as shipped
 from tests.api.conftest import API, body
 
 from .live_helpers import signed_in
@@ -28,10 +29,18 @@ WINDOW = 600  # BEA_MATCH_LIMIT_WINDOW; the tests' limits clock is one second in
 
 
 @pytest.fixture(autouse=True)
-def _fresh_counts() -> Iterator[None]:
+def _shipped_limits(settings) -> Iterator[None]:  # type: ignore[no-untyped-def]
+    """The limits as the site ships them (the suite's settings lift them), counted afresh."""
+    for name in ("BEA_MATCH_LIMIT_PER_PLAYER", "BEA_MATCH_LIMIT_PER_ADDRESS"):
+        setattr(settings, name, getattr(shipped, name))
     cache.clear()  # the counts live in the cache, in a window the tests' clock holds still
     yield
     cache.clear()
+
+
+def test_the_shipped_limits_are_the_documented_ones() -> None:
+    assert (shipped.BEA_MATCH_LIMIT_PER_PLAYER, shipped.BEA_MATCH_LIMIT_PER_ADDRESS) == (10, 20)
+    assert shipped.BEA_MATCH_LIMIT_WINDOW == WINDOW
 
 
 def _fresh_browser(address: str = HERE, **headers: str):  # type: ignore[no-untyped-def]
