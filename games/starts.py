@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
+from django.http import HttpRequest
 from django.utils.translation import ngettext
 
 from ginsite import limits
@@ -30,6 +31,11 @@ class TooManyMatches(MoveRefused):
     def __init__(self, message: str, retry_after: int):
         super().__init__(message)
         self.retry_after = retry_after
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address (behind a proxy, daphne's ``--proxy-headers`` makes it so)."""
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
 def admit(player: str, address: str | None) -> Callable[[], None]:

@@ -22,24 +22,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import (
-    arrange,
-    guests,
-    howto,
-    local,
-    presence,
-    private,
-    readers,
-    replays,
-    services,
-    starts,
-    tips,
-)
+from games import arrange, guests, howto, local, presence, private, readers, replays, services, tips
 from games.ai import hint as bea_hint
 from games.forms import PRESET_NAMES, MoveForm, NewMatchForm
 from games.models import Match, PrivateTable, Seat, seats_with_players
 from games.readers import WATCHER, view_for
 from games.regions import REGIONS, render_regions, render_update, table_context
+from games.starts import TooManyMatches, admit, client_address
 from ginsite.htmx import go_to
 
 if TYPE_CHECKING:
@@ -216,11 +205,6 @@ def _watch_response(request: HtmxHttpRequest, match: Match, notice: str = "") ->
     return render(request, "games/table.html", context)
 
 
-def _address(request: HttpRequest) -> str:
-    """The client's address (behind a proxy, daphne's ``--proxy-headers`` makes it so)."""
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
-
-
 @require_POST
 def new_match(request: HtmxHttpRequest) -> HttpResponse:
     """A match against Bea: for a player, or without an account for this browser's guest key
@@ -243,7 +227,7 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
                 data["level"],
                 replace_running=data["confirm"],
                 previous=previous,
-                admit=starts.admit(f"user:{user.pk}", None),
+                admit=admit(f"user:{user.pk}", None),
             )
         else:
             key = guests.key_for(request)
@@ -254,12 +238,12 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
                 data["level"],
                 replace_running=data["confirm"],
                 previous=guests.owned(key, previous_id),
-                admit=starts.admit(f"guest:{private.hash_key(key)}", _address(request)),
+                admit=admit(f"guest:{private.hash_key(key)}", client_address(request)),
             )
     except services.BeaMatchRunning as running:
         context = {"form": form, "running": _summary(running.running, request)}
         return render(request, "games/confirm_new.html", context)
-    except starts.TooManyMatches as refused:
+    except TooManyMatches as refused:
         response = render(request, "games/refused.html", {"message": refused.message}, status=429)
         response["Retry-After"] = str(refused.retry_after)
         return response
