@@ -81,10 +81,17 @@
     waiting.postMessage({ type: "skip-waiting" });
   });
 
-  navigator.serviceWorker
-    .register(script.dataset.worker, { scope: "/" })
-    .then(watch)
-    .catch(function () {
-      // No worker (a private window that refuses it, storage full): the site works as a page.
-    });
+  function register() {
+    navigator.serviceWorker
+      .register(script.dataset.worker, { scope: "/" })
+      .then(watch)
+      .catch(function () {
+        // No worker (a private window that refuses it, storage full): the site works as a page.
+      });
+  }
+
+  // After the page has loaded: a first visit's worker fetches every static file it keeps, and
+  // those fetches should not compete with the page's own.
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register);
 })();
