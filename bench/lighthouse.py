@@ -22,6 +22,7 @@ that file. The reports go to ``test-artifacts/lighthouse/`` (git-ignored). It ne
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import statistics
@@ -29,30 +30,20 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.live import SQLITE_OPTIONS, base_env, free_port, say
+from bench.live import SQLITE_OPTIONS, Server, base_env, say
+from tests.browser.conftest import CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "test-artifacts" / "lighthouse"
 CHROMIUM = "/usr/bin/chromium"
-# tests/browser/conftest.py's flags: no sandbox as root, and nothing calling home.
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+# Headless, and the browser tests' flags: no sandbox as root, nothing calling home.
+CHROMIUM_FLAGS = ["--headless", *CHROMIUM_ARGS]
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 METRICS = (
     ("first-contentful-paint", "FCP"),
@@ -118,40 +109,12 @@ def make_player(env: dict[str, str]) -> tuple[str, str]:
 
 @contextmanager
 def served(env: dict[str, str], workdir: Path) -> Iterator[str]:
-    port = free_port()
-    log = (workdir / "daphne.log").open("wb")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "ginsite.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
+    server = Server.start("site", "ginsite.asgi:application", env, workdir)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(base + "/health/", timeout=5).close()
-                break
-            except (urllib.error.URLError, ConnectionError):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"daphne did not start: {workdir / 'daphne.log'}") from None
-                time.sleep(0.2)
-        yield base
+        asyncio.run(server.wait_ready("/health/"))
+        yield f"http://127.0.0.1:{server.port}"
     finally:
-        process.terminate()
-        process.wait(timeout=10)
-        log.close()
+        server.stop()
 
 
 # --- Lighthouse and Chromium ---------------------------------------------------------------------
