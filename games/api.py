@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
-from games import history, lookups, presence, readers, replays, services
+from games import history, lookups, presence, readers, replays, services, starts
 from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
 from games.states import load_state
@@ -373,8 +373,17 @@ def start_bea(request: HttpRequest, body: BeaIn) -> Status:
     user = user_of(request)
     try:
         match = services.start_bea_match(
-            user, body.preset, body.target, body.level, replace_running=body.replace
+            user,
+            body.preset,
+            body.target,
+            body.level,
+            replace_running=body.replace,
+            admit=starts.admit(f"user:{user.pk}", None),
         )
+    except starts.TooManyMatches as refused:
+        raise ApiError(
+            429, refused.code, refused.message, **{"Retry-After": str(refused.retry_after)}
+        ) from None
     except services.BeaMatchRunning as running:
         raise ApiError(
             409,

@@ -71,7 +71,10 @@ class RulesForm(forms.Form):
 
 
 class NewMatchForm(RulesForm):
-    level = forms.ChoiceField(label=_("Bea's level"), choices=LEVEL_CHOICES, initial="medium")
+    # Radio buttons: a select cuts the longer descriptions off on a phone.
+    level = forms.ChoiceField(
+        label=_("Bea's level"), choices=LEVEL_CHOICES, initial="medium", widget=forms.RadioSelect
+    )
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 

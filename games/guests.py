@@ -6,12 +6,14 @@ hash. So the same browser finds its matches again after a reload or a week away,
 else can: the key is never shown to anyone, not even to the page's scripts. Signing up from
 that browser hands the guest's matches (and with them the statistics, which are counted from
 the seats) to the new account (``adopt``). Guest matches nobody has touched for
-``EXPIRE_AFTER_DAYS`` are deleted by ``manage.py expire_tables`` (``expire``).
+``EXPIRE_AFTER_DAYS`` are deleted by ``manage.py expire_tables`` (``expire``), and those nobody
+ever moved in after ``UNPLAYED_AFTER_DAYS``.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +31,8 @@ if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
 
 EXPIRE_AFTER_DAYS = 30
+# A match nobody has made a move in (a click on "Play Bea now" and no more) is kept one day.
+UNPLAYED_AFTER_DAYS = 1
 # Renewed by every visit of a guest's table or the home page; outlives any match in use.
 COOKIE_MAX_AGE = 60 * 60 * 24 * EXPIRE_AFTER_DAYS
 
@@ -88,19 +92,22 @@ def start(
     replace_running: bool = False,
     previous: Match | None = None,
     deck: list[str] | None = None,
+    admit: Callable[[], None] | None = None,
 ) -> Match:
     """A match of the guest holding ``key`` (seat 0) against Bea (seat 1). One at a time, as
     for players: with one still running, ``services.BeaMatchRunning`` unless
-    ``replace_running``, which abandons it (it counts as lost)."""
+    ``replace_running``, which abandons it (it counts as lost). ``admit`` as for players."""
     from games.ai import LEVELS
 
     if level not in LEVELS:
         raise services.MoveRefused(_("Unknown level for Bea."))
     rules = services.ruleset(preset, target)
     running = running_match(key)
+    if running is not None and not replace_running:
+        raise services.BeaMatchRunning(running)
+    if admit is not None:
+        admit()
     if running is not None:
-        if not replace_running:
-            raise services.BeaMatchRunning(running)
         with contextlib.suppress(services.MatchClosed):  # it ended meanwhile
             services.abandon(running, 0, services.CURRENT)
         previous = running
@@ -129,12 +136,10 @@ def adopt(key: str | None, user: AbstractBaseUser) -> int:
         ).update(kind=Seat.Kind.PLAYER, user=user, guest_key_hash="")
 
 
-def expire(now: Any = None, days: int = EXPIRE_AFTER_DAYS) -> int:
-    """Delete the guest matches against Bea with no activity (a move, an open page's
-    heartbeat, the match's creation) for ``days`` days; the number deleted."""
-    now = now or timezone.now()
-    cutoff = now - timedelta(days=days)
-    stale = (
+def _idle_since(cutoff: Any) -> Any:
+    """Guest matches against Bea with no activity (a move, a page's heartbeat or visit, the
+    match's creation) since ``cutoff``."""
+    return (
         Match.objects.filter(kind=Match.Kind.BEA, seats__kind=Seat.Kind.GUEST)
         .annotate(last_seen=Max("seats__last_seen"), last_active=Max("seats__last_active"))
         .filter(updated_at__lt=cutoff)
@@ -142,7 +147,15 @@ def expire(now: Any = None, days: int = EXPIRE_AFTER_DAYS) -> int:
         .filter(Q(last_seen__isnull=True) | Q(last_seen__lt=cutoff))
         .filter(Q(last_active__isnull=True) | Q(last_active__lt=cutoff))
     )
-    ids = list(stale.values_list("pk", flat=True))
+
+
+def expire(now: Any = None, days: int = EXPIRE_AFTER_DAYS) -> int:
+    """Delete the guest matches against Bea with no activity for ``days`` days, and those
+    nobody ever made a move in after ``UNPLAYED_AFTER_DAYS``; the number deleted."""
+    now = now or timezone.now()
+    stale = set(_idle_since(now - timedelta(days=days)).values_list("pk", flat=True))
+    unplayed = _idle_since(now - timedelta(days=min(days, UNPLAYED_AFTER_DAYS))).filter(version=0)
+    ids = stale | set(unplayed.values_list("pk", flat=True))
     if ids:
         Match.objects.filter(pk__in=ids).delete()
     return len(ids)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import F, Value
+from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -129,12 +129,16 @@ def seat_active(match: Match, number: int, now: datetime | None = None) -> None:
         held.last_active = now
 
 
-def player_active(user_id: int) -> None:
+def player_active(user_id: int, now: datetime | None = None) -> None:
     """The player showed a sign of life that concerns all their matches (an open event
-    stream): every seat of theirs in a match in progress counts as here."""
-    Seat.objects.filter(user_id=user_id, match__status=Match.Status.ACTIVE).update(
-        last_active=timezone.now()
-    )
+    stream, a read of their events): every seat of theirs in a match in progress counts as
+    here. Written at most every SIGN_WRITE_EVERY_SECONDS: a poll every few seconds updates
+    no row in between."""
+    now = now or timezone.now()
+    written_before = now - timedelta(seconds=SIGN_WRITE_EVERY_SECONDS)
+    Seat.objects.filter(user_id=user_id, match__status=Match.Status.ACTIVE).filter(
+        Q(last_active__isnull=True) | Q(last_active__lt=written_before)
+    ).update(last_active=now)
 
 
 def move_deadline(match: Match) -> datetime | None:
@@ -144,13 +148,24 @@ def move_deadline(match: Match) -> datetime | None:
     return (match.moved_at or match.created_at) + timedelta(seconds=MOVE_LIMIT_SECONDS)
 
 
+def last_sign_of_life(seat: Seat) -> datetime | None:
+    """The latest time the seat's player may have been here: their sockets' last beat, or
+    the last sign of life written for them, which a request within SIGN_WRITE_EVERY_SECONDS
+    of it does not write again (so they may have been here until that much later)."""
+    signs = [seat.last_seen] if seat.last_seen is not None else []
+    if seat.last_active is not None:
+        signs.append(seat.last_active + timedelta(seconds=SIGN_WRITE_EVERY_SECONDS))
+    return max(signs, default=None)
+
+
 def away_seconds(match: Match, seat: Seat, now: datetime | None = None) -> float:
-    """How long ``seat`` has been away (0 while connected); a seat never seen is away since
-    the match began."""
+    """How long ``seat`` has been away (0 while connected): since any sign of life of theirs
+    (a socket, a move, the API, an event stream); a seat never seen is away since the match
+    began."""
     now = now or timezone.now()
     if is_connected(seat, now):
         return 0.0
-    since = seat.last_seen or match.created_at
+    since = last_sign_of_life(seat) or match.created_at
     return max(0.0, (now - since).total_seconds())
 
 

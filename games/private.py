@@ -121,6 +121,10 @@ _PROBLEMS = {
     "too_short": gettext_lazy("A name needs at least %(min)d characters."),
     "too_long": gettext_lazy("A name can have at most %(max)d characters."),
     "invisible": gettext_lazy("A name cannot contain invisible, blank or control characters."),
+    "marks": gettext_lazy(
+        "A name cannot contain a mark that makes no letter with the one before it "
+        "(such as a dot above an i)."
+    ),
     "no_letters": gettext_lazy("A name needs at least one letter or digit."),
     "reserved": gettext_lazy("“%(name)s” is reserved. Please choose another name."),
 }

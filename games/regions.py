@@ -29,6 +29,7 @@ REGIONS: tuple[str, ...] = (
     "notice",
     "status",
     "live",
+    "answer",
     "scores",
     "opponent",
     "pile",
@@ -36,6 +37,7 @@ REGIONS: tuple[str, ...] = (
     "actions",
     "hint",
     "result",
+    "after",
     "history",
 )
 
@@ -133,7 +135,6 @@ def table_context(
         "seat": seat,
         "opponent": opponent,
         "opponent_is_bea": opponent_is_bea,
-        "opponent_open": opponent_seat is not None and opponent_seat.is_open,
         "names": names,
         "urls": _urls(match, readers.hints_allowed(match)),
         "legal_kinds": kinds,
@@ -175,6 +176,10 @@ def table_context(
     ]
     ctx["backs"] = range(view["opponent_card_count"])
     ctx["rules_line"] = _rules_line(view["rules"], opponent, ctx["level"])
+    # A private table whose second seat nobody has taken yet.
+    ctx["waiting"] = bool(ctx["live"] and any(ctx["live"].get("open") or ()))
+    ctx["incoming"] = None if spectator else incoming_offer(view)
+    ctx["after_match"] = not spectator and match_over(view)
     ctx["status"] = _status(view, ctx)
     ctx["last_moves"] = (
         _last_move_line(view, names) if spectator else opponent_moves(view, opponent)
@@ -183,8 +188,6 @@ def table_context(
     ctx["clock"] = _clock(ctx["live"], view, names, seat)
     ctx["seat_name"] = names[seat]
     ctx["other_name"] = names[1 - seat]
-    # A private table whose second seat nobody has taken yet.
-    ctx["waiting"] = bool(ctx["live"] and any(ctx["live"].get("open") or ()))
     order = None
     if not spectator and view["hand"] and not ctx["hand_ended"]:
         order = _saved_order(seats.get(seat))
@@ -380,12 +383,81 @@ def _urls(match: Match, hints: bool) -> dict[str, str]:
     return urls
 
 
+def incoming_offer(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The opponent's offer (a rematch or a restart) waiting for this seat's answer, if any."""
+    offer = (view.get("live") or {}).get("offer")
+    return offer if offer is not None and offer["from_seat"] != view["seat"] else None
+
+
+def match_over(view: dict[str, Any]) -> bool:
+    """The match has ended, however it ended: only what comes after it is left to do."""
+    return view["match_status"] != Match.Status.ACTIVE or view["phase"] == "match_over"
+
+
 def _status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
-    """Whose turn and the phase, in words: a headline and one line of detail."""
-    opponent = ctx["opponent"]
+    """Whose turn and the phase, in words: a headline and one line of detail. An offer waiting
+    for this reader's answer is named there too, with where to answer it (just below)."""
+    status = _plain_status(view, ctx)
+    offer = ctx["incoming"]
+    if offer is None:
+        return status
+    values = {"name": ctx["opponent"]}
+    if offer["kind"] == "rematch":
+        return {
+            "headline": _("%(name)s offers a rematch: accept or decline it just below.") % values,
+            "detail": " ".join(part for part in (status["headline"], status["detail"]) if part),
+        }
+    return {
+        "headline": status["headline"],
+        "detail": _("%(name)s offers to restart the match: accept or decline it just below.")
+        % values,
+    }
+
+
+def _plain_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
     phase = view["phase"]
+    closed = _closed_status(view, ctx)
+    if closed is not None:
+        return closed
+    if ctx["spectator"] and phase not in ("hand_over", "match_over"):
+        mover = view["to_act"]
+        return {
+            "headline": _("%(name)s to move.") % {"name": ctx["names"][mover]}
+            if mover is not None
+            else "",
+            "detail": _("You are watching: neither hand is shown until the hand ends."),
+        }
+    if phase == "match_over":
+        settlement = view["settlement"] or {}
+        if ctx["spectator"]:
+            return {
+                "headline": _("%(name)s won the match.")
+                % {"name": ctx["names"].get(settlement.get("winner"), "")},
+                "detail": "",
+            }
+        return {
+            "headline": _("You won the match!")
+            if settlement.get("winner") == view["seat"]
+            else _("%(name)s won the match.") % {"name": ctx["opponent"]},
+            "detail": _("The settlement is below. Start a new match when you are ready."),
+        }
+    if phase == "hand_over":
+        return {
+            "headline": _("Hand %(n)s is over.") % {"n": view["hand_number"]},
+            "detail": _("Both hands are laid open below. Press Next hand to deal again."),
+        }
+    if ctx["waiting"]:
+        return _waiting_status(view, ctx)
+    if not ctx["my_turn"]:
+        if ctx["opponent_is_bea"]:
+            return {"headline": _("Bea is thinking…"), "detail": ""}
+        return {"headline": _("Waiting for %(name)s…") % {"name": ctx["opponent"]}, "detail": ""}
+    return _turn_status(view, ctx)
+
+
+def _closed_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str] | None:
+    """A match that ended before its last hand: resigned, abandoned, won on time, restarted."""
     status = view["match_status"]
-    top = display(view["discard_pile"][-1]) if view["discard_pile"] else ""
     if status == Match.Status.RESIGNED or status == Match.Status.ABANDONED:
         winner = view_winner_name(ctx)
         word = _("resigned") if status == Match.Status.RESIGNED else _("abandoned")
@@ -404,44 +476,35 @@ def _status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
             "headline": _("This match was restarted."),
             "detail": _("Both players agreed to start again; it counts for nobody."),
         }
-    if ctx["spectator"] and phase not in ("hand_over", "match_over"):
-        mover = view["to_act"]
-        return {
-            "headline": _("%(name)s to move.") % {"name": ctx["names"][mover]}
-            if mover is not None
-            else "",
-            "detail": _("You are watching: neither hand is shown until the hand ends."),
-        }
-    if ctx["spectator"] and phase == "match_over":
-        settlement = view["settlement"] or {}
-        return {
-            "headline": _("%(name)s won the match.")
-            % {"name": ctx["names"].get(settlement.get("winner"), "")},
-            "detail": "",
-        }
-    if phase == "match_over":
-        settlement = view["settlement"] or {}
-        won = settlement.get("winner") == view["seat"]
-        return {
-            "headline": _("You won the match!")
-            if won
-            else _("%(name)s won the match.") % {"name": opponent},
-            "detail": _("The settlement is below. Start a new match when you are ready."),
-        }
-    if phase == "hand_over":
-        return {
-            "headline": _("Hand %(n)s is over.") % {"n": view["hand_number"]},
-            "detail": _("Both hands are laid open below. Press Next hand to deal again."),
-        }
+    return None
+
+
+def _waiting_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
+    """A private table whose second seat is empty: what is awaited is the friend, whoever
+    moves first once they are here (that stays in the detail)."""
     if not ctx["my_turn"]:
-        if ctx["opponent_is_bea"]:
-            return {"headline": _("Bea is thinking…"), "detail": ""}
-        return {"headline": _("Waiting for %(name)s…") % {"name": opponent}, "detail": ""}
+        detail = _("Once they are here, your friend plays first.")
+    elif view["phase"] == "upcard_offer":
+        top = display(view["discard_pile"][-1])
+        detail = _("Once they are here, you start: take the upcard %(card)s or pass.") % {
+            "card": top
+        }
+    else:
+        detail = _("Once they are here, it is your turn.")
+    return {
+        "headline": _("Waiting for your friend to open the invitation link."),
+        "detail": detail,
+    }
+
+
+def _turn_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
+    """This seat's move: what to do now."""
+    opponent = ctx["opponent"]
+    phase = view["phase"]
+    top = display(view["discard_pile"][-1]) if view["discard_pile"] else ""
     if phase == "upcard_offer":
         if view["upcard_passes"] == 0:
-            # Inside a sentence, a seat nobody has taken yet is "your friend", lower case.
-            mid = _("your friend") if ctx["opponent_open"] else opponent
-            detail = _("If you pass, %(name)s may take it.") % {"name": mid}
+            detail = _("If you pass, %(name)s may take it.") % {"name": opponent}
         else:
             detail = _(
                 "%(name)s passed it. If you pass too, %(name)s draws first, from the stock."
@@ -847,9 +910,27 @@ def region_data(view: dict[str, Any], name: str) -> Any:
         live = view.get("live")
         return (live, view["version"], status) if live is not None else None
     if name in ("status", "hint", "notice"):
-        # The status names the last move; a hint is stale after any move;
-        # a notice is about the previous request.
-        return (view["version"], view["phase"], status, view.get("blocked"), _seat_names(view))
+        # The status names the last move and an offer to answer; a hint is stale after any
+        # move; a notice is about the previous request.
+        return (
+            view["version"],
+            view["phase"],
+            status,
+            view.get("blocked"),
+            _seat_names(view),
+            incoming_offer(view) if name == "status" else None,
+        )
+    if name == "answer":
+        # Its form carries the version.
+        offer = incoming_offer(view)
+        return (offer, view["version"]) if offer is not None else None
+    if name == "after":
+        # What follows a match: its forms carry the version; offers and the next match change
+        # without a move.
+        if not match_over(view):
+            return None
+        live = view.get("live") or {}
+        return (view["version"], status, live.get("next"), live.get("offer"), live.get("answered"))
     if name == "scores":
         return (
             view["scores"],

@@ -11,7 +11,7 @@ versions, never a card. Reading a match is ``games.readers``; its cached state
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -213,19 +213,23 @@ def start_bea_match(
     replace_running: bool = False,
     previous: Match | None = None,
     deck: list[str] | None = None,
+    admit: Callable[[], None] | None = None,
 ) -> Match:
     """A match of ``user`` (seat 0) against Bea at ``level`` (seat 1). One at a time: with
     one still running, ``BeaMatchRunning`` unless ``replace_running``, which abandons it (it
-    counts as lost) and links the new match to it."""
+    counts as lost) and links the new match to it. ``admit`` runs once a match is sure to be
+    made, before anything changes (the callers' limits, ``games.starts``; it may refuse)."""
     from games.ai import LEVELS
 
     if level not in LEVELS:
         raise MoveRefused(_("Unknown level for Bea."))
     rules = ruleset(preset, target)
     running = running_bea_match(user)
+    if running is not None and not replace_running:
+        raise BeaMatchRunning(running)
+    if admit is not None:
+        admit()
     if running is not None:
-        if not replace_running:
-            raise BeaMatchRunning(running)
         seat = next(s.number for s in running.seats.all() if s.user_id == user.pk)
         # The player asked for this whatever Bea did meanwhile: it goes at its current version.
         with contextlib.suppress(MatchClosed):  # it ended meanwhile: nothing to abandon

@@ -22,12 +22,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import arrange, guests, howto, local, private, readers, replays, services, tips
+from games import arrange, guests, howto, local, presence, private, readers, replays, services, tips
 from games.ai import hint as bea_hint
 from games.forms import PRESET_NAMES, MoveForm, NewMatchForm
 from games.models import Match, PrivateTable, Seat, seats_with_players
 from games.readers import WATCHER, view_for
 from games.regions import REGIONS, render_regions, render_update, table_context
+from games.starts import TooManyMatches, admit, client_address
 from ginsite.htmx import go_to
 
 if TYPE_CHECKING:
@@ -187,6 +188,8 @@ def table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
             # The invitation page says whether a seat is free, the table full or expired.
             return redirect("games:private", match.table.token)
         raise Http404(_("No such match."))
+    # Opening the table is its player being here, with a socket or without (no JavaScript).
+    presence.seat_active(match, seat)
     wants_hint = bool(request.GET.get("hint")) and readers.hints_allowed(match)
     response = _table_response(request, match, seat, hint=wants_hint)
     key = guests.key_of(request)
@@ -224,6 +227,7 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
                 data["level"],
                 replace_running=data["confirm"],
                 previous=previous,
+                admit=admit(f"user:{user.pk}", None),
             )
         else:
             key = guests.key_for(request)
@@ -234,10 +238,15 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
                 data["level"],
                 replace_running=data["confirm"],
                 previous=guests.owned(key, previous_id),
+                admit=admit(f"guest:{private.hash_key(key)}", client_address(request)),
             )
     except services.BeaMatchRunning as running:
         context = {"form": form, "running": _summary(running.running, request)}
         return render(request, "games/confirm_new.html", context)
+    except TooManyMatches as refused:
+        response = render(request, "games/refused.html", {"message": refused.message}, status=429)
+        response["Retry-After"] = str(refused.retry_after)
+        return response
     response = redirect("games:table", match.public_id)
     if key is not None:
         guests.set_cookie(response, request, key)

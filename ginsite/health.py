@@ -1,12 +1,20 @@
 """``/health/`` for load balancers: 200 when the database, the cache and the channel layer all
 answer, 500 when one does not (django-health-check; ``?format=json`` or ``Accept:
-application/json`` for a JSON body naming each check)."""
+application/json`` for a JSON body naming each check, ``?format=text`` or ``Accept:
+text/plain`` for lines of text, else an HTML page).
+
+django-health-check also offers Atom, RSS and OpenMetrics, and answers them 200 whatever the
+checks found (feed readers and Prometheus expect it): a balancer pointed at one of those would
+keep sending players to a worker whose Redis is down. They are refused (406), as is any other
+``format`` we do not serve, so that every answer's status says whether the worker is healthy."""
 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from channels.layers import get_channel_layer
+from django.http import HttpRequest, HttpResponse
 from health_check.base import HealthCheck
 from health_check.exceptions import ServiceReturnedUnexpectedResult, ServiceUnavailable
 from health_check.views import HealthCheckView
@@ -48,4 +56,40 @@ CHECKS = (
     "ginsite.health.ChannelLayer",
 )
 
-health_view = HealthCheckView.as_view(checks=CHECKS)
+# The formats whose status is the health: 200 healthy, 500 not.
+FORMATS = ("json", "text")
+NOT_ACCEPTABLE = (
+    "Not Acceptable: /health/ answers text/html, text/plain (?format=text) and "
+    "application/json (?format=json), with 200 when healthy and 500 when not.\n"
+)
+
+
+def _not_acceptable() -> HttpResponse:
+    return HttpResponse(NOT_ACCEPTABLE, status=406, content_type="text/plain; charset=utf-8")
+
+
+class Health(HealthCheckView):
+    """django-health-check's view without the formats that answer 200 while a check fails."""
+
+    async def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        asked = request.GET.get("format")
+        if asked and asked not in FORMATS:
+            # Refused before the checks run: the answer could never say they failed.
+            return _not_acceptable()
+        response: HttpResponse = await super().get(request, *args, **kwargs)
+        if response.status_code == 406:  # its own list of types names the refused ones
+            return _not_acceptable()
+        return response
+
+    # Chosen by the Accept header (application/atom+xml, ...): refused the same way.
+    def render_to_response_atom(self) -> HttpResponse:
+        return _not_acceptable()
+
+    def render_to_response_rss(self) -> HttpResponse:
+        return _not_acceptable()
+
+    def render_to_response_openmetrics(self) -> HttpResponse:
+        return _not_acceptable()
+
+
+health_view = Health.as_view(checks=CHECKS)

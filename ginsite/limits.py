@@ -42,3 +42,10 @@ def count(ident: str, window: int) -> tuple[int, int]:
     until it ends."""
     bucket, retry = _window(window)
     return int(cache.get(f"limit:{ident}:{bucket}", 0)), retry
+
+
+def over(ident: str, limit: int, window: int) -> int | None:
+    """Count one more of ``ident``: None while within ``limit`` in the current window, else
+    the seconds until the window ends (what to put in ``Retry-After``)."""
+    count, retry = hit(ident, window)
+    return retry if count > limit else None

@@ -1,18 +1,29 @@
 """Password guessing, throttled by django-axes for every sign-in form (the site's and the
-admin's): failures are counted per normalised username alone, in the shared cache (Redis when
-REDIS_URL is set, so every worker counts together), whatever the Host header, port or worker.
+admin's), in the shared cache (Redis when REDIS_URL is set, so every worker counts together),
+whatever the Host header, port or worker.
 
-allauth keeps its own per-address limit on the site's form; axes adds the per-name lockout that
-covers ``/admin/login/`` as well.
+Failures are counted twice. Per normalised username and client address together, axes locks
+after LOGIN_FAILURE_LIMIT (5): whoever guesses from one address stops there. Per name alone,
+whatever the address, ``NameAndAddressLockout`` locks only after LOGIN_NAME_FAILURE_LIMIT (50),
+the bar for guessing spread over many addresses. A name locked by its address alone would let
+anyone lock any player out with five wrong passwords, and the right password would then get a
+429 too.
+
+allauth keeps its own per-address limit on the site's form; axes adds the lockouts that cover
+``/admin/login/`` as well.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import unicodedata
 from typing import Any
 
-from axes.helpers import get_cool_off, get_failure_limit
+from axes.handlers.cache import AxesCacheHandler
+from axes.helpers import get_cache_timeout, get_client_username, get_cool_off, get_failure_limit
+from axes.signals import user_locked_out
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -49,3 +60,62 @@ def lockout_response(
     if seconds:
         response["Retry-After"] = str(seconds)
     return response
+
+
+class NameAndAddressLockout(AxesCacheHandler):
+    """axes' cache handler (``AXES_HANDLER``), which counts and locks per name and address
+    together (``AXES_LOCKOUT_PARAMETERS``), plus a count per name alone with its own, much
+    higher bar (``LOGIN_NAME_FAILURE_LIMIT``). Both wait ``AXES_COOLOFF_TIME`` from the last
+    failure, and a failure while locked out starts the wait again, as axes does."""
+
+    def _name_key(self, request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:
+        name = get_client_username(request, credentials)
+        if not name:
+            return None
+        # A prefix of our own: axes' keys join a name and an address without a separator, so
+        # one of its digests could be a name's ("bob" at 1.2.3.4 is "bob1.2.3.4").
+        return "login-failures:name:" + hashlib.sha256(name.encode()).hexdigest()
+
+    def name_failures(self, request: HttpRequest, credentials: dict[str, Any] | None) -> int:
+        key = self._name_key(request, credentials)
+        return int(self.cache.get(key, 0)) if key else 0
+
+    def is_locked(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
+        if super().is_locked(request, credentials):
+            return True
+        limit = settings.LOGIN_NAME_FAILURE_LIMIT
+        return bool(settings.AXES_LOCK_OUT_AT_FAILURE) and (
+            self.name_failures(request, credentials) >= limit
+        )
+
+    def user_login_failed(
+        self,
+        sender: Any,
+        credentials: dict[str, Any],
+        request: HttpRequest | None = None,
+        **kwargs: Any,
+    ) -> None:
+        was_locked = getattr(request, "axes_locked_out", False)
+        super().user_login_failed(sender, credentials, request=request, **kwargs)
+        if request is None or self.is_whitelisted(request, credentials):
+            return
+        if was_locked and not settings.AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT:
+            return  # as axes: a refused attempt does not restart the wait
+        key = self._name_key(request, credentials)
+        if key is None:
+            return
+        timeout = get_cache_timeout(request)
+        if self.cache.add(key, 1, timeout=timeout):
+            failures = 1
+        else:
+            failures = self.cache.incr(key)
+            self.cache.touch(key, timeout=timeout)
+        if failures >= settings.LOGIN_NAME_FAILURE_LIMIT and not request.axes_locked_out:  # type: ignore[attr-defined]
+            request.axes_locked_out = True  # type: ignore[attr-defined]
+            request.axes_credentials = credentials  # type: ignore[attr-defined]
+            user_locked_out.send(
+                "axes",
+                request=request,
+                username=get_client_username(request, credentials),
+                ip_address=request.axes_ip_address,  # type: ignore[attr-defined]
+            )

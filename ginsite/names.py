@@ -7,6 +7,14 @@ skeleton (Unicode TR39, from ICU's spoof checker) after NFKC, ignoring case, so 
 Cyrillic а, a fullwidth "ａlice" and "ALICE" are all "alice". Characters without a visible
 glyph (a Hangul filler, a Braille blank, zero-width and other invisible ones) are refused, so
 "alice" and "alice" followed by a blank cannot both exist either.
+
+Combining marks are the other way to make a name that looks like another. On Latin, Greek and
+Cyrillic letters every accent in use has a precomposed letter, so a mark NFC leaves standing
+alone makes no letter of the script ("ali\u0307ce", a dot above the i; Zalgo text) and is
+refused, as is a mark of another script ("alice\u05b0", a Hebrew point on an e). A mark that
+does compose ("b\u0323ob" is "ḅob") may stay, but the key ignores the marks on such letters:
+"ḅob", "Bób" and "bob" are one name, and so are "José" and "Jose". Elsewhere a mark is part of
+the letter (Japanese voicing marks, Indic vowel signs, Thai tone marks) and counts.
 """
 
 from __future__ import annotations
@@ -54,6 +62,52 @@ def _is_blank(ch: str) -> bool:
     )
 
 
+# Scripts whose accented letters are precomposed in Unicode (and the script-neutral digits,
+# punctuation and generic diacritics): on their letters a combining mark is an accent.
+_ACCENTED_SCRIPTS = frozenset(
+    {
+        icu.UScriptCode.LATIN,
+        icu.UScriptCode.GREEK,
+        icu.UScriptCode.CYRILLIC,
+        icu.UScriptCode.COMMON,
+        icu.UScriptCode.INHERITED,
+    }
+)
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "M"
+
+
+def _stray_mark(name: str) -> bool:
+    """A combining mark that makes no letter: left alone by NFC on a Latin, Greek or Cyrillic
+    letter (or a digit, a space), of another script than its letter's, or with no letter."""
+    script = None
+    for ch in unicodedata.normalize("NFC", name):
+        if not _is_mark(ch):
+            script = icu.Script.getScript(ch).getScriptCode()
+            continue
+        if script is None or script in _ACCENTED_SCRIPTS:
+            return True
+        if not icu.Script.hasScript(ord(ch), script):
+            return True
+    return False
+
+
+def _without_accents(text: str) -> str:
+    """``text`` (decomposed) without the combining marks on Latin, Greek and Cyrillic letters:
+    "b\u0323ob" is "bob", "l\u0338" (how a skeleton spells Ł) is "l"."""
+    kept: list[str] = []
+    script = None
+    for ch in text:
+        if not _is_mark(ch):
+            script = icu.Script.getScript(ch).getScriptCode()
+        elif script is None or script in _ACCENTED_SCRIPTS:
+            continue
+        kept.append(ch)
+    return "".join(kept)
+
+
 @lru_cache(maxsize=1)
 def _spoof_checker() -> icu.SpoofChecker:
     # ICU's checker is safe to share between threads once configured; skeletons need no
@@ -72,9 +126,12 @@ def key(name: str) -> str:
 
     A skeleton keeps case: it makes "I" (capital i) an "l", because the two look alike, but
     leaves a small "i" alone, so "ALICE" would not match "alice". Folding "i" into "l" at the
-    end closes that gap; "alice" and "allce" then count as one name, a small price."""
+    end closes that gap; "alice" and "allce" then count as one name, a small price.
+
+    The skeleton is decomposed, so the accents of Latin, Greek and Cyrillic letters stand
+    apart from their letters there, and are left out: "Bób" and "bob" are one name."""
     first = _skeleton(unicodedata.normalize("NFKC", name))
-    return _skeleton(first.casefold()).replace("i", "l")
+    return _without_accents(_skeleton(first.casefold())).replace("i", "l")
 
 
 _RESERVED_KEYS = frozenset(key(name) for name in RESERVED)
@@ -82,7 +139,8 @@ _RESERVED_KEYS = frozenset(key(name) for name in RESERVED)
 
 def problem(name: str) -> str | None:
     """What is wrong with a normalised name, as a code (``too_short``, ``too_long``,
-    ``invisible``, ``no_letters``, ``reserved``), or None. Each form words it its own way."""
+    ``invisible``, ``marks``, ``no_letters``, ``reserved``), or None. Each form words it its
+    own way."""
     if len(name) < MIN_CHARS:
         return "too_short"
     if len(name) > MAX_CHARS:
@@ -90,6 +148,8 @@ def problem(name: str) -> str | None:
     # Invisible and blank characters would let two names look identical on screen.
     if any(_is_blank(ch) for ch in name):
         return "invisible"
+    if _stray_mark(name):
+        return "marks"
     if not HAS_WORD_CHAR.search(name):
         return "no_letters"
     if name.lower() in RESERVED or key(name) in _RESERVED_KEYS:

@@ -120,23 +120,31 @@ def _on(loop: asyncio.AbstractEventLoop) -> bool:
 
 def credentials_group(user_id: int) -> str:
     """Every socket and stream a signed-in player holds open listens here for the end of the
-    credentials it was opened with: a revoked token, a signed-out session."""
+    credentials it was opened with: a revoked token, a signed-out session, every session
+    after a password change."""
     return f"credentials-{user_id}"
 
 
 def credentials_ended(
-    user_id: int, *, token: int | None = None, session: str | None = None
+    user_id: int,
+    *,
+    token: int | None = None,
+    session: str | None = None,
+    every: tuple[str, ...] = (),
 ) -> None:
-    """Tell the player's open sockets and streams that this token or session is no more: the
-    ones opened with it close (4401), after the commit."""
+    """Tell the player's open sockets and streams that this token or session is no more, or
+    all of a kind (``every``: ``"session"``, ``"token"``): the ones opened with it close
+    (4401), after the commit."""
     group_send_after_commit(
         credentials_group(user_id),
-        {"type": "credentials.ended", "token": token, "session": session},
+        {"type": "credentials.ended", "token": token, "session": session, "every": list(every)},
     )
 
 
 def opened_with(event: dict[str, Any], credential: tuple[str, Any]) -> bool:
     """Was a socket opened with ``credential`` (``("token", id)`` or ``("session", key)``)
-    the one this ``credentials.ended`` message ends?"""
+    one this ``credentials.ended`` message ends?"""
     kind, value = credential
+    if kind in event.get("every", ()):
+        return True
     return value is not None and event.get(kind) == value

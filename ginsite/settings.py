@@ -325,27 +325,26 @@ ACCOUNT_USER_DISPLAY = "lobby.models.display_name_of"
 # Password guessing. allauth limits failures per address on the site's form; its per-name limit
 # is left out, because its key includes the Host header (a new port per attempt evaded it).
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip"}
-# django-axes locks a name out after LOGIN_FAILURE_LIMIT failures, on the site's form and the
-# admin's, counted in the shared cache per normalised name alone, for LOGIN_LOCKOUT_MINUTES
-# after the last failure (a failure while locked out starts the wait again).
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
-AXES_LOCKOUT_PARAMETERS = ["username"]
+# django-axes locks a name out on the site's form and the admin's, counted in the shared cache
+# per normalised name: after LOGIN_FAILURE_LIMIT failures from one client address (there only),
+# and after LOGIN_NAME_FAILURE_LIMIT from anywhere (ginsite.logins), for LOGIN_LOCKOUT_MINUTES
+# after the last failure (a failure while locked out starts the wait again). A lockout per name
+# alone at 5 let anyone lock any player out.
+AXES_HANDLER = "ginsite.logins.NameAndAddressLockout"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_CALLABLE = "ginsite.logins.username"
 AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_NAME_FAILURE_LIMIT = envint("LOGIN_NAME_FAILURE_LIMIT", 50)
+if AXES_FAILURE_LIMIT < 1 or LOGIN_NAME_FAILURE_LIMIT < AXES_FAILURE_LIMIT:
+    raise ImproperlyConfigured(
+        "LOGIN_FAILURE_LIMIT must be at least 1 and LOGIN_NAME_FAILURE_LIMIT at least as high"
+    )
 AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_CALLABLE = "ginsite.logins.lockout_response"
 # The cache handler keeps nothing in the database for the admin to show.
 AXES_ENABLE_ADMIN = False
 # No start-up banner on every management command.
 AXES_VERBOSE = False
-SILENCED_SYSTEM_CHECKS = [
-    # axes would also lock out addresses; the address limit is allauth's above, and an axes one
-    # would lock out everyone behind a shared address (a proxy, a school) after a few typos.
-    "axes.W006",
-]
-if not REDIS_URL:
-    # The local-memory cache is per process, which is the whole site when it runs embedded.
-    SILENCED_SYSTEM_CHECKS.append("axes.W001")
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 
@@ -361,8 +360,17 @@ API_AUTH_FAILURE_LIMIT = envint("API_AUTH_FAILURE_LIMIT", 20)
 CHALLENGE_LIMIT_PER_SENDER = envint("CHALLENGE_LIMIT_PER_SENDER", 5)
 CHALLENGE_LIMIT_PER_TARGET = envint("CHALLENGE_LIMIT_PER_TARGET", 10)
 CHALLENGE_LIMIT_WINDOW = envint("CHALLENGE_LIMIT_WINDOW", 60)
-if API_RATE_WINDOW <= 0 or CHALLENGE_LIMIT_WINDOW <= 0:
-    raise ImproperlyConfigured("API_RATE_WINDOW and CHALLENGE_LIMIT_WINDOW must be more than 0")
+# New matches against Bea (site and API) one player (an account, or a guest's key) may start,
+# and guests may start from one client address, in each window of seconds: each is stored for
+# as long as its player may come back (30 days for a guest), and every fresh browser is a new
+# guest (games.starts).
+BEA_MATCH_LIMIT_PER_PLAYER = envint("BEA_MATCH_LIMIT_PER_PLAYER", 10)
+BEA_MATCH_LIMIT_PER_ADDRESS = envint("BEA_MATCH_LIMIT_PER_ADDRESS", 20)
+BEA_MATCH_LIMIT_WINDOW = envint("BEA_MATCH_LIMIT_WINDOW", 600)
+if API_RATE_WINDOW <= 0 or CHALLENGE_LIMIT_WINDOW <= 0 or BEA_MATCH_LIMIT_WINDOW <= 0:
+    raise ImproperlyConfigured(
+        "API_RATE_WINDOW, CHALLENGE_LIMIT_WINDOW and BEA_MATCH_LIMIT_WINDOW must be more than 0"
+    )
 
 # Bea's pause before each of her actions, in milliseconds: what a player sees as her thinking.
 BEA_PAUSE_MS = envint("BEA_PAUSE_MS", 700)

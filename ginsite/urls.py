@@ -12,6 +12,7 @@ from ninja.openapi.views import openapi_view
 from games.views import home, how_to_play
 from ginsite.api import api, not_found_view
 from ginsite.health import health_view
+from ginsite.pwa import manifest, offline, service_worker
 
 
 def favicon(request: HttpRequest) -> HttpResponse:
@@ -30,6 +31,10 @@ urlpatterns = [
     path("health/", health_view, name="health"),
     # Browsers ask for /favicon.ico whatever the page links; send them to the SVG icon.
     path("favicon.ico", favicon),
+    # The installable app: the worker at the root, so that its scope is the whole site.
+    path("sw.js", service_worker, name="pwa-worker"),
+    path("manifest.<str:lang>.webmanifest", manifest, name="pwa-manifest"),
+    path("offline/<str:lang>/", offline, name="pwa-offline"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("games/", include("games.urls")),

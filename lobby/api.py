@@ -500,6 +500,8 @@ class StreamQuery(Schema):
 def list_events(request: HttpRequest, query: Query[EventQuery]) -> dict[str, Any]:
     """Your events after ``since`` (oldest first, at most ``limit``): for clients that poll."""
     user = user_of(request)
+    # Polling for events is the player being here, at every table of theirs (as a stream is).
+    game_presence.player_active(user.pk)
     since = event_log.last_seq(user.pk) if query.since is None else query.since
     found = event_log.fetch(user.pk, since, query.limit)
     return {"hello": event_log.hello(user.pk, since), "events": event_log.deliver(user, found)}

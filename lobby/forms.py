@@ -18,6 +18,10 @@ _PROBLEMS = {
     "too_short": _("A display name needs at least %(min)d characters."),
     "too_long": _("A display name can have at most %(max)d characters."),
     "invisible": _("A display name cannot contain invisible, blank or control characters."),
+    "marks": _(
+        "A display name cannot contain a mark that makes no letter with the one before it "
+        "(such as a dot above an i)."
+    ),
     "no_letters": _("A display name needs at least one letter or digit."),
     "reserved": _("“%(name)s” is reserved. Please choose another name."),
 }

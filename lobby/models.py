@@ -46,7 +46,11 @@ class Profile(models.Model):
         return self.display_name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        self.name_key = names.key(self.display_name)
+        key = names.key(self.display_name)
+        # Names that already looked alike when the key learned to see it keep apart: the later
+        # one's key carries its id ("bob#7", see the migrations), and keeps it when saved.
+        if self.name_key.rpartition("#")[0] != key:
+            self.name_key = key
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "display_name" in update_fields:
             kwargs["update_fields"] = {*update_fields, "name_key"}

@@ -53,6 +53,14 @@ def revoke(user: Any, token_id: int) -> bool:
     return bool(deleted)
 
 
+def revoke_all(user: Any) -> int:
+    """Delete every token of ``user``; the number deleted. Their streams close."""
+    deleted, _ = ApiToken.objects.filter(user=user).delete()
+    if deleted:
+        credentials_ended(user.pk, every=("token",))
+    return int(deleted)
+
+
 def authenticate(secret: str) -> ApiToken | None:
     """The live token with this secret (its user active), or None."""
     if not secret.startswith(PREFIX) or len(secret) > 200:

@@ -13,6 +13,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("settings/sound", views.sound, name="sound"),
     path("settings/api-tokens/", views.create_api_token, name="create_api_token"),
     path("settings/api-tokens/<int:pk>/revoke", views.revoke_api_token, name="revoke_api_token"),
+    path(
+        "settings/api-tokens/revoke-all", views.revoke_all_api_tokens, name="revoke_all_api_tokens"
+    ),
+    path("settings/sign-out-elsewhere", views.sign_out_elsewhere, name="sign_out_elsewhere"),
     path("players/<str:username>/", views.player, name="player"),
     path("players/<str:username>/block", views.block_player, name="block"),
     path("players/<str:username>/unblock", views.unblock_player, name="unblock"),

@@ -28,7 +28,7 @@ from games.models import Match
 from games.services import TARGETS
 from games.stats import player_stats
 from ginsite.htmx import go_to
-from lobby import completion, tokens
+from lobby import completion, sign_out, tokens
 from lobby import regions as lobby_regions
 from lobby import services as lobby_services
 from lobby.forms import SettingsForm
@@ -107,6 +107,30 @@ def revoke_api_token(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(request, _("Token revoked: programs using it can no longer sign in."))
     else:
         messages.error(request, _("There is no such token."))
+    return redirect("lobby:settings")
+
+
+@require_POST
+@login_required
+def revoke_all_api_tokens(request: HttpRequest) -> HttpResponse:
+    if tokens.revoke_all(request.user):
+        messages.success(request, _("All tokens revoked: no program can sign in as you now."))
+    else:
+        messages.error(request, _("You have no API tokens."))
+    return redirect("lobby:settings")
+
+
+@require_POST
+@login_required
+def sign_out_elsewhere(request: HttpRequest) -> HttpResponse:
+    """End every other browser's session (and close its tables); this one stays signed in."""
+    if not sign_out.everywhere_else(request, request.POST.get("password", "")):
+        messages.error(request, _("That is not your password. Nobody was signed out."))
+        return redirect(reverse("lobby:settings") + "#password-settings")
+    messages.success(
+        request,
+        _("You are signed out everywhere else. Your API tokens still work: revoke them below."),
+    )
     return redirect("lobby:settings")
 
 

@@ -19,3 +19,9 @@ STORAGES = {
 # would race their setup and teardown. Tests call games.outbox themselves, and the servers the
 # distributed tests start sweep as a site does.
 OUTBOX_SWEEP = False
+
+# Every test client is 127.0.0.1 and the limits' clock stands still (tests/conftest.py), so
+# the whole suite would share one window of new matches against Bea. The tests of the limit
+# set the shipped values (tests/games/test_bea_match_limits.py).
+BEA_MATCH_LIMIT_PER_PLAYER = 100_000
+BEA_MATCH_LIMIT_PER_ADDRESS = 100_000

@@ -8,6 +8,8 @@ import contextlib
 import json
 from typing import Any
 
+from channels.testing import WebsocketCommunicator
+
 from ginsite.asgi import application
 
 
@@ -62,3 +64,24 @@ class NdjsonStream:
         await self.inbox.put({"type": "http.disconnect"})
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(self.task, timeout=10)
+
+
+async def closed_code(comm: WebsocketCommunicator) -> int:
+    """The close code of ``comm``, reading past the frames that come before it."""
+    while True:
+        output = await comm.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            return int(output["code"])
+
+
+async def closes_within(comm: WebsocketCommunicator, seconds: float) -> bool:
+    """Whether ``comm`` is closed within ``seconds``, reading past the frames it is sent.
+    (Waiting on ``receive_output`` would cancel the application when it times out.)"""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while (left := deadline - loop.time()) > 0:
+        if await comm.receive_nothing(timeout=left):
+            return False
+        if (await comm.receive_output())["type"] == "websocket.close":
+            return True
+    return False

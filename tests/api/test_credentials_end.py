@@ -4,8 +4,6 @@ sockets that browser opened. None of them goes on serving the player's hand."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -15,29 +13,10 @@ from lobby import tokens
 from tests.games.live_helpers import cookie_of, lobby_match, signed_in, socket
 
 from .streams import NdjsonStream
+from .streams import closed_code as _closed
+from .streams import closes_within as _closes_within
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-async def _closed(comm: WebsocketCommunicator) -> int:
-    """The close code of ``comm``, reading past the frames that come before it."""
-    while True:
-        output = await comm.receive_output(timeout=5)
-        if output["type"] == "websocket.close":
-            return int(output["code"])
-
-
-async def _closes_within(comm: WebsocketCommunicator, seconds: float) -> bool:
-    """Whether ``comm`` is closed within ``seconds``, reading past the frames it is sent.
-    (Waiting on ``receive_output`` would cancel the application when it times out.)"""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while (left := deadline - loop.time()) > 0:
-        if await comm.receive_nothing(timeout=left):
-            return False
-        if (await comm.receive_output())["type"] == "websocket.close":
-            return True
-    return False
 
 
 async def test_revoking_a_token_closes_its_event_socket(alice, bob) -> None:  # type: ignore[no-untyped-def]

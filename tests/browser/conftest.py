@@ -5,6 +5,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
@@ -60,9 +61,11 @@ def base() -> str:
 
 
 @contextmanager
-def phone_contexts(browser: Browser, count: int) -> Iterator[list[BrowserContext]]:
-    """``count`` separate browsers (one player each), phone-sized."""
-    made = [browser.new_context(viewport=PHONE) for _ in range(count)]
+def phone_contexts(browser: Browser, count: int, **options: Any) -> Iterator[list[BrowserContext]]:
+    """``count`` separate browsers (one player each), phone-sized; ``options`` go to
+    ``new_context`` (``service_workers="block"`` for a test that routes a page's requests:
+    ``page.route`` never sees a request the site's service worker answers)."""
+    made = [browser.new_context(viewport=PHONE, **options) for _ in range(count)]
     try:
         yield made
     finally:

@@ -16,16 +16,28 @@ from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, move, stacked, start
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
-    from playwright.sync_api import BrowserContext
+    from playwright.sync_api import BrowserContext, Page
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 SIZES = {
     "360x740": {"width": 360, "height": 740},
     "390x844": {"width": 390, "height": 844},
+    # Phones turned sideways.
+    "740x360": {"width": 740, "height": 360},
+    "844x390": {"width": 844, "height": 390},
     "768x1024": {"width": 768, "height": 1024},
     "1280x800": {"width": 1280, "height": 800},
 }
 PHASES = ("draw", "discard", "hand_over")
+
+
+def settle(page: Page) -> None:
+    """Bring every running card animation to its end: where the cards come to rest (a fresh
+    deal flies them in from the stock), for measuring and screenshots."""
+    page.evaluate(
+        """() => document.getAnimations().forEach(a => {
+            if (isFinite(a.effect.getComputedTiming().endTime)) a.finish(); })"""
+    )
 
 
 def sign_in(context: BrowserContext, base: str, user: User) -> Client:
@@ -79,3 +91,19 @@ def _table_in(user: User, phase: str) -> Match:
         move(client, match, "knock", "KD")
     match.refresh_from_db()
     return match
+
+
+def knocked_against(user: User, bea: str, *, knock: bool = True) -> str:
+    """A Bea match of ``user``'s (set up off Playwright's thread) holding ``bea`` against Alice's
+    three runs: Alice takes Q♣ and, with ``knock``, knocks throwing K♦. Its public id."""
+
+    def set_up() -> str:
+        client = Client()
+        client.force_login(user)
+        match = start(user, stacked(ALICE_KNOCKS, bea, "QC", "2D"))
+        move(client, match, "take_upcard")
+        if knock:
+            move(client, match, "knock", "KD")
+        return match.public_id
+
+    return str(off_thread(set_up))

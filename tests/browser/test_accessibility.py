@@ -1,6 +1,7 @@
 """axe-core (through axe-playwright-python) on the home, lobby, table, result and settings
-pages, at a phone's size and a desktop's, in English and German: no serious or critical
-violation. Any one fails the test, with axe's own description of it."""
+pages, at a phone's size (upright, and turned sideways with its full-screen button) and a
+desktop's, in English and German: no serious or critical violation. Any one fails the test,
+with axe's own description of it."""
 
 from __future__ import annotations
 
@@ -24,7 +25,11 @@ AXE = Axe()
 @pytest.fixture
 def context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
     size, locale = request.param
-    context = browser.new_context(viewport=SIZES[size], locale=locale)
+    # A phone turned sideways: a touch screen, which shows the full-screen button too.
+    sideways = size in ("740x360", "844x390")
+    context = browser.new_context(
+        viewport=SIZES[size], locale=locale, has_touch=sideways, is_mobile=sideways
+    )
     yield context
     context.close()
 
@@ -41,9 +46,9 @@ def serious(page: Page) -> list[str]:
 
 @pytest.mark.parametrize(
     "context",
-    [("360x740", "en-GB"), ("1280x800", "de-DE")],
+    [("360x740", "en-GB"), ("1280x800", "de-DE"), ("740x360", "de-DE")],
     indirect=True,
-    ids=["phone-en", "desktop-de"],
+    ids=["phone-en", "desktop-de", "sideways-de"],
 )
 def test_no_serious_or_critical_violation(context: BrowserContext, base: str, alice: User):
     sign_in(context, base, alice)

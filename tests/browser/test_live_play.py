@@ -121,9 +121,11 @@ def test_two_players_play_a_hand_live_then_resign_and_rematch(
     expect(bob_page.locator("#status")).to_contain_text("You won it.")
 
     # bob offers a rematch; alice sees it live and accepts; both pages go to the new match.
-    bob_page.locator("#live").get_by_role("button", name="Offer a rematch").click()
-    expect(alice_page.locator("#live")).to_contain_text("bob offers a rematch.", timeout=LIVE_MS)
-    alice_page.locator("#live").get_by_role("button", name="Accept").click()
+    # The way on sits under the hand; the answer right under the status line, which names it.
+    bob_page.locator("#after").get_by_role("button", name="Offer a rematch").click()
+    expect(alice_page.locator("#status")).to_contain_text("bob offers a rematch", timeout=LIVE_MS)
+    expect(alice_page.locator("#answer")).to_contain_text("bob offers a rematch.")
+    alice_page.locator("#answer").get_by_role("button", name="Accept").click()
     alice_page.wait_for_url(lambda url: url != match_url and table.match(url), timeout=LIVE_MS)
     bob_page.wait_for_url(lambda url: url != match_url and table.match(url), timeout=LIVE_MS)
     assert alice_page.url == bob_page.url

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from playwright.sync_api import APIResponse, BrowserContext, Page, Route, expect
+from playwright.sync_api import APIResponse, Browser, BrowserContext, Page, Route, expect
 
 from games.models import Match
 from lobby import services
 from lobby.models import Challenge, Presence
-from tests.browser.conftest import PHONE, sign_in_to_lobby
+from tests.browser.conftest import PHONE, phone_contexts, sign_in_to_lobby
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -99,11 +100,18 @@ def test_it_challenges_declines_cancels_and_accepts_live(
     assert match.rules["name"] == "simple" and match.rules["target"] == 150
 
 
+@pytest.fixture
+def routable(browser: Browser) -> Iterator[list[BrowserContext]]:
+    """Two players' browsers whose requests all reach ``page.route``: no service worker."""
+    with phone_contexts(browser, 2, service_workers="block") as made:
+        yield made
+
+
 def test_an_accepted_challenge_is_followed_once_when_the_push_comes_first(
-    base: str, contexts: list[BrowserContext], alice: User, bob: User, password: str
+    base: str, routable: list[BrowserContext], alice: User, bob: User, password: str
 ) -> None:
-    alice_page = sign_in_to_lobby(contexts[0], base, "alice", password)
-    bob_page = sign_in_to_lobby(contexts[1], base, "bob", password)
+    alice_page = sign_in_to_lobby(routable[0], base, "alice", password)
+    bob_page = sign_in_to_lobby(routable[1], base, "bob", password)
     _wait_connected(alice_page, "bob")
     # bob's answer to his Accept is held back until the pushed redirect has sent his page on,
     # and that navigation is held open while the answer (with its HX-Redirect) comes in.

@@ -103,7 +103,7 @@ def test_it_plays_a_whole_hand_against_bea(base: str, page: Page) -> None:
     _sign_up(page, base)
 
     page.get_by_label("Play to").select_option("50")
-    page.get_by_label("Bea's level").select_option("easy")
+    page.get_by_label("Easy: plays what is in front of her").check()
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(base + "/games/*/")
     page.wait_for_function("window.htmx !== undefined")

@@ -8,15 +8,20 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from games import private
 from lobby.models import Challenge, Presence
-from tests.browser.table_helpers import ARTIFACTS, SIZES, off_thread, sign_in, table_in
+from tests.browser.table_helpers import (
+    ARTIFACTS,
+    SIZES,
+    knocked_against,
+    off_thread,
+    sign_in,
+    table_in,
+)
 from tests.browser.test_table_layout import outside
-from tests.games.conftest import ALICE_KNOCKS, move, stacked, start
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -86,19 +91,10 @@ def _contrast(a: list[float], b: list[float]) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-def _undercut(user: User) -> str:
-    bea = "2C 3C 4C 7D 8D 9D 8H 9H TH 2H"  # three runs and 2♥: she undercuts Alice's knock
-    client = Client()
-    client.force_login(user)
-    match = start(user, stacked(ALICE_KNOCKS, bea, "QC", "2D"))
-    move(client, match, "take_upcard")
-    move(client, match, "knock", "KD")
-    return match.public_id
-
-
 def test_the_undercut_note_is_legible_on_the_felt(phone: BrowserContext, base: str, alice: User):
     sign_in(phone, base, alice)
-    public_id = off_thread(_undercut, alice)
+    # Bea holds three runs and 2♥: she undercuts Alice's knock.
+    public_id = knocked_against(alice, "2C 3C 4C 7D 8D 9D 8H 9H TH 2H")
     page = phone.new_page()
     page.goto(f"{base}/games/{public_id}/")
     note = page.locator("#result .note")

@@ -29,7 +29,7 @@ def test_it_offers_presets_targets_and_levels(alice: User, alice_client: Client)
     for target in ("50", "100", "150", "250"):
         assert f'<option value="{target}"' in page
     for level in ("easy", "medium", "hard", "expert"):
-        assert f'<option value="{level}"' in page
+        assert f'type="radio" name="level" value="{level}"' in page
     assert "Resume your match" not in page
 
 

@@ -72,8 +72,11 @@ def test_it_writes_an_open_seat_in_lower_case_inside_a_sentence(alice: User):
     client = Client()
     client.force_login(alice)
     page = client.get(url(match, "table"), follow=True).content.decode()
-    assert "If you pass, your friend may take it." in page
-    assert "If you pass, Your friend" not in page
+    # While the seat is empty the status says what is awaited (issue 23), not "Your turn".
+    assert "Waiting for your friend to open the invitation link." in page
+    assert "Once they are here, you start: take the upcard Q♣ or pass." in page
+    assert "Your turn" not in page
+    assert "for Your friend" not in page
 
 
 def test_it_offers_a_way_on_after_a_resignation(alice: User, bob: User, alice_client: Client):

@@ -83,6 +83,51 @@ def test_it_counts_every_spelling_of_a_name_as_one(
     assert _locked_out(response)
 
 
+def _fail_from(address: str, name: str = "alice", times: int = 1) -> HttpResponse:
+    response = HttpResponse()
+    for _ in range(times):
+        response = Client(REMOTE_ADDR=address).post(
+            "/accounts/login/", {"login": name, "password": "wrong"}
+        )
+    return response
+
+
+def test_failures_elsewhere_do_not_lock_the_player_out(alice: User, password: str) -> None:
+    # Anyone could lock any player out with five wrong passwords (issue 28): the count that
+    # locks after five is per name and address, so the player's own address still gets in.
+    assert _locked_out(_fail_from("203.0.113.9", times=5))
+    assert _locked_out(_fail_from("203.0.113.9"))  # the guesser's address stays locked
+    victim = Client(REMOTE_ADDR="198.51.100.7")
+    response = victim.post("/accounts/login/", {"login": "alice", "password": password})
+    assert response.status_code == 302
+    assert victim.session["_auth_user_id"] == str(alice.pk)
+
+
+def test_the_name_alone_locks_after_a_much_higher_bar(settings, alice: User, password: str) -> None:  # type: ignore[no-untyped-def]
+    # Guessing spread over many addresses: four each from five addresses, twenty in all.
+    settings.LOGIN_NAME_FAILURE_LIMIT = 20
+    for n in range(5):
+        last = _fail_from(f"203.0.113.{n}", times=4)
+        if n < 4:
+            assert last.status_code == 200  # no address reached its five
+    assert _locked_out(last)  # the twentieth failure of the name
+    victim = Client(REMOTE_ADDR="198.51.100.7")
+    response = victim.post("/accounts/login/", {"login": "alice", "password": password})
+    assert _locked_out(response)
+    assert int(response["Retry-After"]) == 15 * 60
+    assert "_auth_user_id" not in victim.session
+
+
+def test_the_name_alone_is_not_locked_below_its_bar(alice: User, password: str) -> None:
+    # The default bar is LOGIN_NAME_FAILURE_LIMIT = 50: 49 failures from 49 addresses leave
+    # the name open to its player.
+    for n in range(49):
+        assert _fail_from(f"203.0.113.{n}").status_code == 200
+    victim = Client(REMOTE_ADDR="198.51.100.7")
+    response = victim.post("/accounts/login/", {"login": "alice", "password": password})
+    assert response.status_code == 302
+
+
 def test_it_lets_the_name_in_again_after_the_wait(
     client: Client, alice: User, password: str
 ) -> None:

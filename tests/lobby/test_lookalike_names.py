@@ -75,7 +75,7 @@ def test_beas_name_with_a_blank_is_refused_too(client: Client) -> None:
     ]
 
 
-@pytest.mark.parametrize("name", ["Alina", "alicia", "Ålice", "Алиса", "Jürgen Ærø", "Beat"])
+@pytest.mark.parametrize("name", ["Alina", "alicia", "Zoë", "Алиса", "Jürgen Ærø", "Beat"])
 def test_a_genuinely_different_name_is_still_accepted(
     client: Client, alice: User, name: str
 ) -> None:

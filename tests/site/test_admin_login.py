@@ -1,4 +1,5 @@
-"""The admin's sign-in is throttled like the site's: per name, however many passwords are tried."""
+"""The admin's sign-in is throttled like the site's: per name and address, however many passwords
+are tried."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def test_it_keeps_the_admin_out_after_thirty_wrong_passwords(
     assert response.status_code == 429
     assert "Too many failed sign-ins" in response.content.decode()
     assert not _signed_in_to_admin(client)
-    # The lockout is the name's, not the browser's: a fresh client is refused too.
+    # The lockout is the name's at this address, not the browser's: a fresh client is refused.
     other = Client()
     other.post("/admin/login/", {"username": "ROOT", "password": ADMIN_PASSWORD})
     assert not _signed_in_to_admin(other)

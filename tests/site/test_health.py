@@ -56,3 +56,58 @@ def test_it_answers_over_plain_http_while_everything_else_is_redirected(settings
     settings.SECURE_SSL_REDIRECT = True
     assert Client().get("/lobby/").status_code == 301
     assert Client().get("/health/").status_code == 200
+
+
+# A balancer may be pointed at any of the formats django-health-check offers; Atom, RSS and
+# OpenMetrics answered 200 while a check failed (issue 28), so they are refused outright.
+REFUSED_FORMATS = ("openmetrics", "atom", "rss", "yaml")
+REFUSED_TYPES = ("application/openmetrics-text", "application/atom+xml", "application/rss+xml")
+
+
+def _cache_down(settings) -> None:  # type: ignore[no-untyped-def]
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": NOWHERE}
+    }
+
+
+@pytest.mark.parametrize("fmt", REFUSED_FORMATS)
+def test_no_format_answers_200_while_the_cache_is_down(settings, fmt: str) -> None:  # type: ignore[no-untyped-def]
+    _cache_down(settings)
+    response = Client().get("/health/", {"format": fmt})
+    assert response.status_code == 406
+    assert b"200 when healthy and 500 when not" in response.content
+
+
+@pytest.mark.parametrize("media_type", REFUSED_TYPES)
+def test_no_accepted_type_answers_200_while_the_channel_layer_is_down(
+    settings, media_type: str
+) -> None:  # type: ignore[no-untyped-def]
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [NOWHERE]},
+        }
+    }
+    response = Client().get("/health/", headers={"Accept": media_type})
+    assert response.status_code == 406
+
+
+@pytest.mark.parametrize(
+    ("query", "accept"),
+    [
+        ({"format": "json"}, "*/*"),
+        ({"format": "text"}, "*/*"),
+        ({}, "text/plain"),
+        ({}, "text/html"),
+    ],
+)
+def test_the_formats_served_say_500_while_the_cache_is_down(settings, query, accept) -> None:  # type: ignore[no-untyped-def]
+    _cache_down(settings)
+    assert Client().get("/health/", query, headers={"Accept": accept}).status_code == 500
+
+
+@pytest.mark.parametrize("fmt", REFUSED_FORMATS)
+def test_the_refused_formats_are_refused_while_healthy_too(fmt: str) -> None:
+    # A balancer set up with one of them fails at once, not on the day Redis goes down.
+    assert Client().get("/health/", {"format": fmt}).status_code == 406
+    assert Client().get("/health/", {"format": "text"}).status_code == 200

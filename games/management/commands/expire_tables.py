@@ -1,5 +1,5 @@
 """Delete private tables nobody has used for a week and guest matches against Bea nobody has
-touched for 30 days (run it daily; see docs/private-tables.md)."""
+touched for 30 days, or never moved in for a day (run it daily; see docs/private-tables.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ class Command(BaseCommand):
         "Delete the matches of private tables with no activity for DAYS days (default "
         f"{EXPIRE_AFTER_DAYS}); each table keeps a tombstone so its link says it expired. "
         "Also delete guests' matches against Bea with no activity for GUEST_DAYS days "
-        f"(default {guests.EXPIRE_AFTER_DAYS})."
+        f"(default {guests.EXPIRE_AFTER_DAYS}), and those nobody ever moved in after "
+        f"{guests.UNPLAYED_AFTER_DAYS} day."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:

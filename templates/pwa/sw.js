@@ -1,0 +1,142 @@
+// The Gin Rummy service worker, served at /sw.js by ginsite/pwa.py so that its scope is the
+// whole site.
+//
+// Hand-written rather than Workbox. It does three things: it keeps the site's own static files
+// (whose URLs carry a hash of their content once collectstatic has run, so a stored copy is
+// never stale and needs no revision bookkeeping), it answers a navigation that fails with the
+// offline page in the reader's language, and it hands everything else to the network untouched.
+// Workbox would bring its loader and four modules (vendored, since no CDN may serve it) and its
+// own precache manifest format, for what is about a hundred lines here that a reader can check
+// line by line against the one rule that matters: no page and no API answer is ever stored.
+//
+// Updates: a new deploy serves a different script (the version below is a digest of the asset
+// list and of the offline pages), the browser installs it next to this one, and it waits until
+// the reader presses "Reload" (static/js/pwa.js), which posts "skip-waiting".
+"use strict";
+
+var CONFIG = {{ config }};
+
+var STATIC_CACHE = "gin-static-" + CONFIG.version;
+// The language the site last answered this reader in (a navigation's Content-Language), for the
+// offline page: a worker is stopped when idle, so it lives in a cache rather than a variable.
+var META_CACHE = "gin-meta";
+var LANGUAGE_KEY = "/offline/language";
+var ASSETS = new Set(CONFIG.assets);
+var OFFLINE_PAGES = new Set(Object.values(CONFIG.offline));
+var knownLanguage = null;
+
+self.addEventListener("install", function (event) {
+  var urls = CONFIG.assets.concat(Object.values(CONFIG.offline));
+  event.waitUntil(
+    caches.open(STATIC_CACHE).then(function (cache) {
+      // Past the HTTP cache, and without cookies: what is stored is what anyone would get.
+      return cache.addAll(
+        urls.map(function (url) {
+          return new Request(url, { cache: "reload", credentials: "omit" });
+        })
+      );
+    })
+  );
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches
+      .keys()
+      .then(function (names) {
+        return Promise.all(
+          names
+            .filter(function (name) {
+              return name.indexOf("gin-static-") === 0 && name !== STATIC_CACHE;
+            })
+            .map(function (name) {
+              return caches.delete(name);
+            })
+        );
+      })
+      .then(function () {
+        // The first visit's page is served by this worker from now on, not only after a reload.
+        return self.clients.claim();
+      })
+  );
+});
+
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data.type === "skip-waiting") {
+    self.skipWaiting();
+  } else if (data.type === "version" && event.ports[0]) {
+    event.ports[0].postMessage(CONFIG.version);
+  }
+});
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.mode === "navigate") {
+    navigate(event);
+    return;
+  }
+  var url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (!ASSETS.has(url.pathname + url.search)) return; // the network, and nothing stored
+  event.respondWith(
+    caches.match(request, { cacheName: STATIC_CACHE }).then(function (stored) {
+      return stored || fetch(request);
+    })
+  );
+});
+
+// A page comes from the network, always; only when that fails does the offline page answer.
+function navigate(event) {
+  var answer = fetch(event.request);
+  event.respondWith(
+    answer.catch(function () {
+      return offlinePage();
+    })
+  );
+  event.waitUntil(
+    answer.then(remember, function () {})
+  );
+}
+
+function remember(response) {
+  var path = new URL(response.url || self.location.href).pathname;
+  var language = response.headers.get("Content-Language");
+  if (!response.ok || OFFLINE_PAGES.has(path) || !(language in CONFIG.offline)) return;
+  return readLanguage().then(function (stored) {
+    if (stored === language) return;
+    knownLanguage = language;
+    return caches.open(META_CACHE).then(function (cache) {
+      return cache.put(LANGUAGE_KEY, new Response(language));
+    });
+  });
+}
+
+function readLanguage() {
+  if (knownLanguage) return Promise.resolve(knownLanguage);
+  return caches.match(LANGUAGE_KEY, { cacheName: META_CACHE }).then(function (stored) {
+    return stored ? stored.text() : null;
+  }).then(function (language) {
+    knownLanguage = language;
+    return language;
+  });
+}
+
+// The browser's own preference when the site has not answered this reader yet.
+function browserLanguage() {
+  var wanted = self.navigator.languages || [self.navigator.language || ""];
+  for (var i = 0; i < wanted.length; i++) {
+    var code = String(wanted[i]).toLowerCase().split("-")[0];
+    if (code in CONFIG.offline) return code;
+  }
+  return CONFIG.defaultLanguage;
+}
+
+function offlinePage() {
+  return readLanguage().then(function (language) {
+    var page = CONFIG.offline[language in CONFIG.offline ? language : browserLanguage()];
+    return caches.match(page, { cacheName: STATIC_CACHE });
+  }).then(function (stored) {
+    return stored || Response.error();
+  });
+}
