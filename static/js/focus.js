@@ -74,7 +74,9 @@
     var active = document.activeElement;
     if (!key || !last || last.isConnected || (active && active !== document.body)) return;
     var target = successor(key) || fallback(key);
+    // Nothing to go back to (the pass screen came): forget the key, a card's code included.
     if (target) target.focus({ preventScroll: true });
+    else key = last = null;
   }
 
   document.addEventListener("focusin", function (event) {

@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext
 
 from games.models import Match
 from tests.browser.conftest import phone_contexts
@@ -42,34 +42,23 @@ def assert_one_load(watch: Watch, url: str, sockets: int) -> None:
     assert len(opened) == sockets, f"the table opened {len(opened)} sockets: {opened}"
 
 
-def _play_bea(page: Page, watch: Watch) -> None:
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("who", ["guest", "player"])
+def test_bea_s_table_plays_on_one_load(
+    contexts: list[BrowserContext], base: str, alice: User, quick_bea: None, who: str
+) -> None:
+    """From the home page: a guest's one click, or a signed-in player's form."""
+    if who == "player":
+        sign_in(contexts[0], base, alice)
+    page = contexts[0].new_page()
+    watch = Watch(page)
+    page.goto(base + "/")
+    start = "Play Bea now" if who == "guest" else "Start the match"
+    page.get_by_role("button", name=start).click()
     page.wait_for_url(BEA_TABLE)
     url = page.url
     take_turns([page], TURNS)
     assert_one_load(watch, url, sockets=1)
-
-
-@pytest.mark.timeout(300)
-def test_a_guest_plays_bea_from_the_home_page_on_one_load(
-    contexts: list[BrowserContext], base: str, quick_bea: None
-) -> None:
-    page = contexts[0].new_page()
-    watch = Watch(page)
-    page.goto(base + "/")
-    page.get_by_role("button", name="Play Bea now").click()
-    _play_bea(page, watch)
-
-
-@pytest.mark.timeout(300)
-def test_a_player_plays_bea_signed_in_on_one_load(
-    contexts: list[BrowserContext], base: str, alice: User, quick_bea: None
-) -> None:
-    sign_in(contexts[0], base, alice)
-    page = contexts[0].new_page()
-    watch = Watch(page)
-    page.goto(base + "/")
-    page.get_by_role("button", name="Start the match").click()
-    _play_bea(page, watch)
 
 
 @pytest.mark.timeout(300)
