@@ -1,5 +1,5 @@
-"""Delete private tables nobody has used for a week and guest matches against Bea nobody has
-touched for 30 days (run it daily; see docs/private-tables.md)."""
+"""Delete private tables nobody has used for a week, guest matches against Bea nobody has
+touched for 30 days and lessons left for a day (run it daily; see docs/private-tables.md)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games import guests
+from games.lesson import matches as lessons
 from games.private import EXPIRE_AFTER_DAYS, expire_tables
 
 
@@ -31,3 +32,4 @@ class Command(BaseCommand):
         self.stdout.write(f"{len(expired)} private table(s) expired.")
         removed = guests.expire(days=guest_days)
         self.stdout.write(f"{removed} guest match(es) against Bea removed.")
+        self.stdout.write(f"{lessons.expire()} lesson(s) removed.")
