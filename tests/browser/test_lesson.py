@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+SIDEWAYS = {"740x360": {"width": 740, "height": 360}}
 # Until the table's socket renders in its reader's language (issue 23, defect 2, on its own
 # branch), a step that arrives with Bea's pushed moves may still be in the server's language;
 # every other step must be in the reader's.
@@ -55,7 +56,7 @@ WITHOUT_DEFECT_1 = """
 @pytest.fixture
 def context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
     size, locale = getattr(request, "param", ("360x740", "en-GB"))
-    made = browser.new_context(viewport=SIZES[size], locale=locale)
+    made = browser.new_context(viewport={**SIZES, **SIDEWAYS}[size], locale=locale)
     made.add_init_script(WITHOUT_DEFECT_1)
     yield made
     made.close()
@@ -210,5 +211,28 @@ def test_on_a_desktop_the_panel_sits_beside_the_felt(
     assert felt is not None and shown is not None
     assert shown["x"] >= felt["x"] + felt["width"], (felt, shown)
     _walk(page, "en-1280x800", "en", until="1.9")
+    found = serious(page)
+    assert not found, found
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("context", [("740x360", "de-DE")], indirect=True)
+def test_on_a_phone_turned_sideways_the_panel_takes_a_column_of_its_own(
+    context: BrowserContext, base: str, quick_bea: None
+) -> None:
+    page = context.new_page()
+    page.goto(base + "/how-to-play/")
+    page.locator("#guided-hand").get_by_role("button", name="Lektion starten").click()
+    page.wait_for_url(re.compile(r".*/games/[^/]+/$"))
+    page.wait_for_function("window.htmx !== undefined")
+    felt = page.locator(".felt").bounding_box()
+    shown = page.locator("#lesson").bounding_box()
+    assert felt is not None and shown is not None
+    # Beside the felt, not above it: the felt keeps the screen's height.
+    assert shown["x"] >= felt["x"] + felt["width"], (felt, shown)
+    assert felt["y"] < 120, felt
+    _check_words(page, "1.0", "de")
+    _in_first_screen(page, "#lesson .lesson-ask")
+    _shoot(page, "de-740x360-step01")
     found = serious(page)
     assert not found, found
