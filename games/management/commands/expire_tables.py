@@ -1,5 +1,5 @@
-"""Delete private tables nobody has used for a week, guest matches against Bea nobody has
-touched for 30 days and lessons left for a day (run it daily; see docs/private-tables.md)."""
+"""Delete private tables nobody has used for a week and guest matches against Bea nobody has
+touched for 30 days (run it daily; see docs/private-tables.md)."""
 
 from __future__ import annotations
 
@@ -32,4 +32,5 @@ class Command(BaseCommand):
         self.stdout.write(f"{len(expired)} private table(s) expired.")
         removed = guests.expire(days=guest_days)
         self.stdout.write(f"{removed} guest match(es) against Bea removed.")
+        # Lessons (games.lesson) nobody has touched for a day: anyone may take one again.
         self.stdout.write(f"{lessons.expire()} lesson(s) removed.")
