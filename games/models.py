@@ -55,6 +55,9 @@ class Match(models.Model):
         LOBBY = "lobby", _("Lobby")
         PRIVATE = "private", _("Private table")
         LOCAL = "local", _("Pass and play")
+        # A guided first hand against Bea (games.lesson): its seat is a guest's, so it counts
+        # for nobody.
+        LESSON = "lesson", _("Lesson")
 
     class Status(models.TextChoices):
         ACTIVE = "active", _("In progress")

@@ -74,10 +74,10 @@ def key_matches(key: str | None, stored: str) -> bool:
 
 def guest_seat(match: Match, cookies: dict[str, str]) -> int | None:
     """The guest seat whose key this browser holds: for the match's table, or for a guest's
-    match against Bea; else None."""
+    match against Bea or lesson; else None."""
     if match.table is not None:
         key = cookies.get(match.table.cookie_name)
-    elif match.kind == Match.Kind.BEA:
+    elif match.kind in (Match.Kind.BEA, Match.Kind.LESSON):
         key = cookies.get(GUEST_COOKIE)
     else:
         return None
@@ -93,7 +93,7 @@ def seat_for(
     """The seat of whoever sent a request (or opened a socket): by account, else by seat key
     (at a private table, or a guest's against Bea)."""
     seat = readers.seat_of(match, user)
-    if seat is None and match.kind in (Match.Kind.PRIVATE, Match.Kind.BEA):
+    if seat is None and match.kind in (Match.Kind.PRIVATE, Match.Kind.BEA, Match.Kind.LESSON):
         seat = guest_seat(match, cookies)
     return seat
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from games.engine import player_view as engine_player_view
 from games.engine import spectator_view as engine_spectator_view
 
+from .lesson import script as lesson_script
 from .models import Match, Seat
 from .presence import live_state
 from .states import load_state
@@ -55,6 +56,8 @@ def hints_allowed(match: Match) -> bool:
     """The hint (what Bea would do) is a help against Bea. Between two people it would be a
     third player at the table, so it is offered there only when both agreed to hints when
     the match was made (a challenge that proposed them, accepted)."""
+    if match.kind == Match.Kind.LESSON:
+        return False  # the lesson's panel says what to do, and Bea's hint might not
     return bea_seat(match) is not None or match.hints
 
 
@@ -83,6 +86,11 @@ def view_for(match: Match, seat: int | None) -> dict[str, Any]:
         if "deadwood_after_discard" in view:
             view["deadwood_after_discard"] = None
     view["blocked"] = _blocked_reason(view) if seat is not WATCHER else ""
+    if match.kind == Match.Kind.LESSON and seat is not WATCHER:
+        view["lesson"] = lesson_script.progress(state, seat)
+        if view["lesson"]["done"]:
+            # The lesson ends with its last hand: there is no next one to deal.
+            view["legal_actions"] = []
     return view
 
 

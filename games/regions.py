@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from games import readers
 from games.engine import display
+from games.lesson import panel as lesson_panel
 from games.models import HandOrder, Match, Seat
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 REGIONS: tuple[str, ...] = (
     "version",
     "notice",
+    "lesson",
     "status",
     "live",
     "answer",
@@ -127,7 +129,8 @@ def table_context(
         names = {n: s.display_name for n, s in seats.items()}
     legal = view["legal_actions"]
     kinds = {a["type"] for a in legal}
-    hint_action = (hint or {}).get("action") or {}
+    # In a lesson the move it asks for is pointed at the way a hint is (games.lesson).
+    hint_action = (hint or {}).get("action") or (view.get("lesson") or {}).get("expected") or {}
     ctx: dict[str, Any] = {
         "match": match,
         "view": view,
@@ -213,6 +216,8 @@ def table_context(
     ctx["known_cards"] = [card(c) for c in view["known_opponent_cards"]]
     ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]
     ctx["shuffle"] = _shuffle(view, names, seat, named_both=spectator or local)
+    if view.get("lesson") is not None:
+        lesson_panel.table_context(match, ctx)
     return ctx
 
 
@@ -874,6 +879,9 @@ def region_data(view: dict[str, Any], name: str) -> Any:
     ended = view["phase"] in ("hand_over", "match_over")
     if name == "version":
         return view["version"]
+    if name == "lesson":
+        # Only a lesson's view has one; the match's status: a lesson that was left says so.
+        return (view["lesson"], status) if view.get("lesson") is not None else None
     if name == "live":
         # Its forms carry the version; presence and offers change without a move.
         live = view.get("live")

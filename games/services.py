@@ -24,6 +24,7 @@ from games.engine import PRESETS, IllegalAction, MatchState, Ruleset, apply, new
 from ginsite import rows
 
 from . import events, lookups, outbox
+from .lesson import script as lesson_script
 from .models import Action, HandRecord, Match, Offer, Seat
 from .presence import claimable, in_lobby_match, is_connected, is_live, seat_active
 from .states import load_state, pending
@@ -153,10 +154,12 @@ def create_match(
     deck: list[str] | None = None,
     table_id: int | None = None,
     hints: bool = False,
+    seed: str | None = None,
 ) -> Match:
     """A new match with its two seats (seat 0 plays first). A lobby match refuses a player
     who is still in another one (``AlreadyPlaying``). ``hints``: both players agreed that
-    either may ask what Bea would do."""
+    either may ask what Bea would do. ``seed``: the later hands' shuffle, for a lesson whose
+    second deal is part of its script (otherwise a new secret one)."""
     with transaction.atomic():
         if kind == Match.Kind.LOBBY:
             players = [spec.user.pk for spec in seats if spec.user is not None]
@@ -173,6 +176,7 @@ def create_match(
             scores=[0, 0],
             table_id=table_id,
             hints=hints,
+            **({"seed": seed} if seed is not None else {}),
         )
         for number, spec in enumerate(seats):
             Seat.objects.create(
@@ -306,6 +310,9 @@ def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
                 _check_both_connected(locked, seat)
             before = load_state(locked)
             try:
+                if locked.kind == Match.Kind.LESSON:
+                    # A lesson's story is scripted: only its next move goes through.
+                    action = lesson_script.admit(before, seat, action)
                 after = apply(before, seat, action)
             except IllegalAction as refused:
                 raise IllegalMove(refused.reason) from None

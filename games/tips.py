@@ -18,7 +18,8 @@ COOKIE_MAX_AGE = 60 * 60 * 24 * 365 * 2
 
 
 def _has_other_matches(request: HttpRequest, match: Match) -> bool:
-    others = Match.objects.exclude(pk=match.pk)
+    # A lesson (games.lesson) is not a match played: the tips still come with the first one.
+    others = Match.objects.exclude(pk=match.pk).exclude(kind=Match.Kind.LESSON)
     if request.user.is_authenticated:
         return others.filter(seats__user=request.user, seats__kind=Seat.Kind.PLAYER).exists()
     key = guests.key_of(request)
@@ -30,7 +31,7 @@ def _has_other_matches(request: HttpRequest, match: Match) -> bool:
 
 def should_show(request: HttpRequest, match: Match) -> bool:
     """For a player at their first match, while it runs, until this browser has seen them."""
-    if COOKIE in request.COOKIES or not match.is_active:
+    if COOKIE in request.COOKIES or not match.is_active or match.kind == Match.Kind.LESSON:
         return False
     return not _has_other_matches(request, match)
 

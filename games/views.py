@@ -65,7 +65,8 @@ def login_or_guest_required(view: ViewFn) -> ViewFn:
     def wrapped(request: HtmxHttpRequest, public_id: str, *args: Any, **kw: Any) -> HttpResponse:
         if not request.user.is_authenticated:
             open_to_guests = Match.objects.filter(
-                Q(kind=Match.Kind.PRIVATE) | Q(kind=Match.Kind.BEA, seats__kind=Seat.Kind.GUEST),
+                Q(kind__in=(Match.Kind.PRIVATE, Match.Kind.LESSON))
+                | Q(kind=Match.Kind.BEA, seats__kind=Seat.Kind.GUEST),
                 public_id=public_id,
             )
             if not open_to_guests.exists():
