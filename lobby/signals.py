@@ -7,7 +7,7 @@ from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from games import guests
+from games import access, guests
 from ginsite.pushes import credentials_ended
 from lobby.language import set_language_cookie
 from lobby.models import ensure_profile
@@ -38,4 +38,4 @@ def _adopt_guest_matches(sender: Any, request: HttpRequest, user: Any, **kwargs:
     # Whoever played Bea in this browser without an account and now signs up from it keeps
     # those matches, and so their statistics (counted from the seats).
     if request is not None:
-        guests.adopt(guests.key_of(request), user)
+        guests.adopt(access.guest_key(request), user)
