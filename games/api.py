@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
-from games import history, lookups, presence, readers, replays, services, starts
+from games import access, history, lookups, presence, replays, services, starts
 from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
 from games.states import load_state
@@ -226,26 +226,17 @@ class ReplayOut(Schema):
 # --- Helpers ------------------------------------------------------------------------------------
 
 
-def _load(public_id: str) -> Match:
-    match = Match.objects.filter(public_id=public_id).prefetch_related(seats_with_players()).first()
-    if match is None:
-        raise ApiError(404, "not_found", "There is no such match.")
-    return match
-
-
 def _visible(request: HttpRequest, public_id: str) -> tuple[Match, int | None]:
-    """The match and the user's seat (None: watching). A match the user may neither play nor
-    watch is 404, as if it did not exist."""
-    user = user_of(request)
-    match = _load(public_id)
-    seat = readers.seat_of(match, user)
-    if seat is None and not readers.can_watch(match, user):
+    """The match and the user's seat (None: watching), as ``games.access`` finds them. A match
+    the user may neither play nor watch is 404, as if it did not exist."""
+    asker = access.find(public_id, access.of_account(user_of(request)))
+    if asker is None or not asker.at_table:
         raise ApiError(404, "not_found", "There is no such match.")
-    if seat is not None:
+    if asker.seat is not None:
         # A request about the match is the seat's player being here (an API client opens no
         # table socket).
-        presence.seat_active(match, seat)
-    return match, seat
+        presence.seat_active(asker.match, asker.seat)
+    return asker.match, asker.seat
 
 
 def _seated(request: HttpRequest, public_id: str) -> tuple[Match, int]:
@@ -260,11 +251,9 @@ def _moving(request: HttpRequest, public_id: str) -> tuple[Match, int]:
     """``_seated`` for a move, the hot path: the user's seat and its match in one query. The
     door reads the match and its seats again under its lock, and notes the move as the seat's
     sign of life; the names the answer shows are read after the commit (``_detail``)."""
-    user = user_of(request)
-    if user is not None and user.is_authenticated:
-        held = lookups.held_seat(public_id, user.pk)
-        if held is not None:
-            return held.match, held.number
+    held = access.held_seat(user_of(request), public_id)
+    if held is not None and held.seat is not None:
+        return held.match, held.seat
     return _seated(request, public_id)  # the refusal: 404, or 403 for a watcher
 
 
@@ -334,7 +323,7 @@ def list_matches(request: HttpRequest, query: Query[MatchQuery]) -> list[dict[st
         matches = matches.exclude(status=Match.Status.ACTIVE)
     out = []
     for match in matches.distinct().order_by("-updated_at")[: query.limit]:
-        out.append(_summary(match, readers.seat_of(match, user)))
+        out.append(_summary(match, access.seat_of(match, user)))
     return out
 
 
@@ -363,7 +352,7 @@ def lobby_matches(request: HttpRequest) -> list[dict[str, Any]]:
         .prefetch_related(seats_with_players())
         .order_by("-updated_at")[:100]
     )
-    return [_summary(m, readers.seat_of(m, user)) for m in matches]
+    return [_summary(m, access.seat_of(m, user)) for m in matches]
 
 
 @router.post("/matches/bea", response={201: MatchDetail, ERRORS: Error}, tags=["bea"])

@@ -43,11 +43,6 @@ class PrivateTable(models.Model):
     def __str__(self) -> str:
         return f"private table {self.pk}" + (" (expired)" if self.expired_at else "")
 
-    @property
-    def cookie_name(self) -> str:
-        """The cookie holding a guest's seat key for this table, and only this one."""
-        return f"gin_seat_{self.token}"
-
 
 class Match(models.Model):
     class Kind(models.TextChoices):

@@ -9,7 +9,7 @@ replayed: for the hand in play, an unknown hand or a match still on its first de
 
 Who may read a replay is who may read the match's table: its players (by account, or by seat
 key at a private table and at a guest's match against Bea), the owner of a pass-and-play
-match, and anyone ``readers.can_watch`` lets watch it. The callers check that.
+match, and anyone allowed to watch it: ``games.access`` says who that is, the callers ask.
 """
 
 from __future__ import annotations

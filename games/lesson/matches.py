@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
-from games import guests, services
+from games import access, services
+from games.access import hash_key
 from games.models import Match, Seat
-from games.private import hash_key
 
 from .script import DECK, LEVEL, PRESET, SEED, TARGET
 
@@ -80,7 +80,7 @@ def has_played(request: HttpRequest) -> bool:
     matches = Match.objects.exclude(kind=Match.Kind.LESSON)
     if request.user.is_authenticated and matches.filter(seats__user=request.user).exists():
         return True
-    key = guests.key_of(request)
+    key = access.guest_key(request)
     return key is not None and matches.filter(seats__guest_key_hash=hash_key(key)).exists()
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from games import readers
+from games import access
 from games.engine import ALL_CARDS
 from games.models import Match
 from games.states import load_state
@@ -63,7 +63,7 @@ def _check_events(scan: Scanner, api: Api, user: Any, reader: int, since: int) -
         text = json.dumps(item)
         if item["type"] == "match":
             match = Match.objects.get(public_id=item["data"]["match"])
-            seat = readers.seat_of(match, user)
+            seat = access.seat_of(match, user)
             scan.check(match, WATCHER if seat is None else seat, text, f"event {item['seq']}")
         else:
             scan.scanned += 1

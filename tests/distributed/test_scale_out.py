@@ -28,7 +28,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games import readers
+from games import access
 from games.engine import player_view
 from games.models import Match
 from games.states import load_state
@@ -245,7 +245,7 @@ def test_two_servers_share_one_lobby_and_one_table(
     public_id = table.strip("/").split("/")[-1]
     match = Match.objects.get(public_id=public_id)
     assert match.kind == Match.Kind.LOBBY
-    seat_of = {"alice": readers.seat_of(match, alice), "bob": readers.seat_of(match, bob)}
+    seat_of = {"alice": access.seat_of(match, alice), "bob": access.seat_of(match, bob)}
     https = {seat_of["alice"]: alice_http, seat_of["bob"]: bob_http}
 
     with (

@@ -14,8 +14,8 @@ from django.test import Client
 from django.utils import timezone
 
 from games import guests
+from games.access import GUEST_COOKIE, KEY_MAX_AGE, new_key
 from games.models import Match, Seat
-from games.private import GUEST_COOKIE, new_key
 
 from .conftest import (
     ALICE_KNOCKS,
@@ -81,7 +81,7 @@ def test_reloading_and_coming_back_finds_the_match(client: Client):
     assert "Resume your match" in home and url(match, "table") in home
     # The visit renews the key for another 30 days.
     renewed = client.get(url(match, "table")).cookies[GUEST_COOKIE]
-    assert int(renewed["max-age"]) == guests.COOKIE_MAX_AGE
+    assert int(renewed["max-age"]) == KEY_MAX_AGE
 
 
 def test_the_guest_plays_its_moves_and_bea_answers(client: Client):

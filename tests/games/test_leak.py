@@ -16,9 +16,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.access import GUEST_COOKIE
 from games.engine import ALL_CARDS, fair, player_view
 from games.models import Match
-from games.private import GUEST_COOKIE
 from games.states import load_state
 
 from .live_helpers import cookie_of, frames, lobby_match, shown_cards, signed_in, socket

@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import bea_turns, history, services, stats
+from games.access import GUEST_COOKIE
 from games.lesson import matches, script
 from games.models import Action, Match, Seat
-from games.private import GUEST_COOKIE
 
 from .conftest import assert_no_leak, hidden_cards, move, snapshot, url
 from .lesson_helpers import begin, play_to, where

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import local
+from games import access, local
 from games.engine import ALL_CARDS
 from games.models import Match, Seat
 from games.stats import player_stats
@@ -76,7 +76,7 @@ def act(client: Client, match: Match, move: str, card: str = "", **extra: str): 
 def test_it_starts_with_two_names_and_an_owner_cookie(device: Client, match: Match):
     seats = list(match.seats.order_by("number"))
     assert [(s.kind, s.name) for s in seats] == [(Seat.Kind.LOCAL, "Ann"), (Seat.Kind.LOCAL, "Ben")]
-    cookie = device.cookies[local.OWNER_COOKIE]
+    cookie = device.cookies[access.OWNER_COOKIE]
     assert cookie["httponly"] and cookie["samesite"] == "Lax"
     assert seats[0].guest_key_hash and seats[0].guest_key_hash != cookie.value
 
@@ -160,7 +160,7 @@ def test_stale_reveals_and_moves_change_nothing(device: Client, match: Match):
 
 def test_someone_elses_device_gets_nothing(match: Match, alice: User):
     for other in (Client(), Client()):
-        other.cookies[local.OWNER_COOKIE] = "forged-" + "x" * 30
+        other.cookies[access.OWNER_COOKIE] = "forged-" + "x" * 30
         assert other.get(page(match)).status_code == 404
         assert other.post(route(match, "reveal"), {"version": 0}).status_code == 404
         assert other.post(route(match, "act"), {"move": "pass", "version": 0}).status_code == 404

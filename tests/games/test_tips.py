@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games import guests, services
-from games.private import GUEST_COOKIE, new_key
+from games.access import GUEST_COOKIE, new_key
 from games.tips import COOKIE
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, stacked, start, url
