@@ -238,6 +238,16 @@ def test_the_api_takes_a_seed_in_the_action_or_beside_it(alice: User, bob: User)
     assert state_of(match).seeded == ("beside", "inside")
 
 
+def test_the_openapi_schema_describes_the_seed_action(alice: User):
+    schemas = body(api_of(alice).get("/openapi.json"))["components"]["schemas"]
+    action = schemas["ActionIn"]["properties"]["action"]
+    kinds = {ref["$ref"].rsplit("/", 1)[-1] for ref in action["oneOf"]}
+    assert "SeedAction" in kinds
+    seed_field = schemas["SeedAction"]["properties"]["seed"]["anyOf"][0]
+    assert (seed_field["pattern"], seed_field["maxLength"]) == ("^[A-Za-z0-9_-]+$", 64)
+    assert set(schemas["RevealedShuffle"]["properties"]) >= {"seeds", "cuts", "server_seed"}
+
+
 @pytest.mark.parametrize("bad", ["", "has space", "x" * 65, 12, "semi:colon"])
 def test_a_malformed_seed_is_refused_and_changes_nothing(alice: User, bob: User, bad: object):
     match = lobby_match(alice, bob)
