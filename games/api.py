@@ -15,6 +15,7 @@ from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
 from games import access, history, lookups, presence, replays, services, starts
+from games.engine import legal_actions
 from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
 from games.states import load_state
@@ -23,6 +24,8 @@ from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, WholeN
 router = Router()
 
 Card = Annotated[str, Field(pattern=r"^[A2-9TJQK][CDHS]$", examples=["TD"])]
+# A player's own seed for the provably fair deal (docs/fairness.md).
+PlayerSeed = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 # --- Schemas ------------------------------------------------------------------------------------
@@ -44,7 +47,14 @@ class CardAction(Body):
     card: Card
 
 
-Action = Annotated[PlainAction | DrawAction | CardAction, Field(discriminator="type")]
+class SeedAction(Body):
+    type: Literal["seed"]
+    seed: PlayerSeed | None = Field(
+        None, description="Yours for the hand being shuffled, random and fresh; none without it."
+    )
+
+
+Action = Annotated[PlainAction | DrawAction | CardAction | SeedAction, Field(discriminator="type")]
 
 
 class ActionIn(Body):
@@ -52,13 +62,10 @@ class ActionIn(Body):
     version: WholeNumber = Field(
         ge=0, description="The view's `version` this move was chosen on (409 if stale)."
     )
-    seed: str | None = Field(
+    seed: PlayerSeed | None = Field(
         None,
-        min_length=1,
-        max_length=64,
-        pattern=r"^[A-Za-z0-9_-]+$",
-        description="Your own random seed: with your first move of a hand it cuts the stock "
-        "(the provably fair shuffle, docs/fairness.md); later ones change nothing.",
+        description="With a `seed` action, its seed. Beside any other it changes nothing, "
+        "except in matches of the older scheme `sha256-fisher-yates-1` (docs/fairness.md).",
     )
 
 
@@ -201,11 +208,14 @@ class ShuffleCut(Schema):
 
 
 class RevealedShuffle(Schema):
-    scheme: Literal["sha256-fisher-yates-1"]
+    scheme: Literal["sha256-seeded-deal-2", "sha256-fisher-yates-1"]
     hand_number: int
-    commitment: str = Field(description="SHA-256 of `server_seed`, shown since the deal.")
+    commitment: str = Field(description="SHA-256 of `server_seed`, shown before the seeds.")
     server_seed: str = Field(description="Revealed now that the hand is over.")
-    cuts: list[ShuffleCut] = Field(description="The players' seeds, in the order they cut.")
+    seeds: list[str] | None = Field(None, description='Each seat\'s seed; "" for none.')
+    cuts: list[ShuffleCut] | None = Field(
+        None, description="Older matches (`sha256-fisher-yates-1`): the players' cuts, in order."
+    )
 
 
 class ReplayOut(Schema):
@@ -259,7 +269,13 @@ def _moving(request: HttpRequest, public_id: str) -> tuple[Match, int]:
 
 def _summary(match: Match, seat: int | None) -> dict[str, Any]:
     seats = sorted(match.seats.all(), key=lambda s: s.number)
-    to_act = load_state(match).to_act if match.is_active else None
+    state = load_state(match) if match.is_active else None
+    # Your turn: your move, or (the hand waits for it) your seed for the deal.
+    your_turn = (
+        state is not None
+        and seat is not None
+        and (state.to_act == seat or {"type": "seed"} in legal_actions(state, seat))
+    )
     return {
         "id": match.public_id,
         "kind": match.kind,
@@ -277,7 +293,7 @@ def _summary(match: Match, seat: int | None) -> dict[str, Any]:
         ],
         "version": match.version,
         "scores": list(match.scores or [0, 0]),
-        "your_turn": seat is not None and to_act == seat,
+        "your_turn": your_turn,
         "winner_seat": match.winner_seat,
         "rules": match.rules,
         "created_at": match.created_at,
@@ -420,7 +436,7 @@ def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str
     Against Bea, her reply follows on the server; your event stream hears of each action."""
     match, seat = _moving(request, match_id)
     action = body.action.model_dump(by_alias=True, exclude_none=True)
-    if body.seed is not None:
+    if body.seed is not None and "seed" not in action:
         action["seed"] = body.seed
     services.submit(match, seat, action, body.version)
     return _detail(match, seat)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import player_view as engine_player_view
 from games.engine import spectator_view as engine_spectator_view
+from ginsite.apikit import api_time
 
 from .lesson import script as lesson_script
 from .models import Match, Seat
@@ -60,6 +61,10 @@ def view_for(match: Match, seat: int | None) -> dict[str, Any]:
         if "deadwood_after_discard" in view:
             view["deadwood_after_discard"] = None
     view["blocked"] = _blocked_reason(view) if seat is not WATCHER else ""
+    shuffle = view.get("shuffle")
+    if shuffle and shuffle.get("awaiting") and match.deal_due is not None:
+        # When the hand is dealt without the seeds still awaited (docs/fairness.md).
+        shuffle["deal_by"] = api_time(match.deal_due)
     if match.kind == Match.Kind.LESSON and seat is not WATCHER:
         view["lesson"] = lesson_script.progress(state, seat)
         if view["lesson"]["done"]:
@@ -73,7 +78,8 @@ def _blocked_reason(view: dict[str, Any]) -> str:
     buttons are disabled now, or "" when they are not. (The server refuses such moves anyway;
     the page's own connection is left out, as it is still opening when the page first loads.)"""
     live = view.get("live") or {}
-    if "open" not in live or not view["legal_actions"]:
+    # A seed is no move: it is taken whoever is at the table.
+    if "open" not in live or not view["legal_actions"] or view["phase"] == "shuffling":
         return ""
     other = 1 - view["seat"]
     if live["open"][other]:

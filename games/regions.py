@@ -20,6 +20,7 @@ from games import readers
 from games.engine import display
 from games.lesson import panel as lesson_panel
 from games.models import HandOrder, Match, Seat
+from games.states import SEED_WAIT_SECONDS
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -140,7 +141,8 @@ def table_context(
         "names": names,
         "urls": _urls(match, readers.hints_allowed(match)),
         "legal_kinds": kinds,
-        "my_turn": bool(legal) and kinds != {"next_hand"},
+        # Sending a seed is the page's own business (table.js), not a turn at the cards.
+        "my_turn": bool(kinds - {"next_hand", "seed"}),
         "bea_to_act": opponent_is_bea and match.is_active and view["to_act"] == 1 - seat,
         "hint": hint,
         "hint_action": hint_action,
@@ -164,7 +166,8 @@ def table_context(
             "count": view["spectated"]["card_count"],
             "known": [card(c) for c in view["spectated"]["known"]],
         }
-    ctx["hand_ended"] = view["phase"] in ("hand_over", "match_over")
+    # No hand in play: it is over, or not dealt yet (waiting for the players' seeds).
+    ctx["hand_ended"] = view["phase"] in ("hand_over", "match_over", "shuffling")
     ctx["players"] = [
         {
             "seat": s,
@@ -224,20 +227,48 @@ def table_context(
 def _shuffle(
     view: dict[str, Any], names: dict[int, str], seat: int, *, named_both: bool
 ) -> dict[str, Any] | None:
-    """This hand's provably fair shuffle as the table shows it: the commitment, and who has cut
-    the stock. ``seed_wanted``: the page sends a seed of its own with this seat's next move.
-    ``named_both``: the page names both players (a watcher, pass-and-play), not "you"."""
+    """This hand's provably fair deal as the table shows it: the commitment, and who has
+    seeded the deal (or, in an older match, cut the stock). ``seed_wanted``: the page sends a
+    seed of its own now (this hand waits for it), or in an older match with this seat's next
+    move. ``named_both``: the page names both players (a watcher, pass-and-play), not "you"."""
     shuffle = view.get("shuffle")
     if not shuffle or view["phase"] in ("hand_over", "match_over"):
         return None
     seeded = shuffle["seeded"]
     # Inside a sentence the reader is "you", lower case.
     inside = {**names, seat: names[seat] if named_both else _("you")}
+    dealt_from_seeds = "awaiting" in shuffle
     return {
         "commitment": shuffle["commitment"],
+        "seeded_deal": dealt_from_seeds,
         "cut_by": [inside[s] for s in (0, 1) if seeded[s]],
-        "seed_wanted": bool(view["legal_actions"]) and not seeded[seat],
+        "seed_wanted": {"type": "seed"} in view["legal_actions"]
+        if dealt_from_seeds
+        else bool(view["legal_actions"]) and not seeded[seat],
     }
+
+
+def _shuffling_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
+    """While the hand waits for the players' seeds: whose, and why."""
+    seat = view["seat"]
+    awaiting = view["shuffle"]["awaiting"]
+    mine = seat in awaiting and not ctx["spectator"]
+    others = [ctx["names"][s] for s in awaiting if s != seat or ctx["spectator"]]
+    if mine:
+        headline = _("Shuffling: sending your seed…")
+    elif len(others) == 2:
+        headline = _("Shuffling: waiting for %(first)s's and %(second)s's seeds.") % {
+            "first": others[0],
+            "second": others[1],
+        }
+    else:
+        headline = _("Shuffling: waiting for %(name)s's seed.") % {"name": others[0]}
+    detail = _(
+        "The server committed to its secret for this hand before any seed was sent; the deal "
+        "comes from it and each player's own random seed. A seed that has not come within "
+        "%(seconds)s seconds counts as none."
+    ) % {"seconds": SEED_WAIT_SECONDS}
+    return {"headline": headline, "detail": detail}
 
 
 def spectator_as_view(watched: dict[str, Any]) -> dict[str, Any]:
@@ -396,6 +427,9 @@ def _plain_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
     closed = _closed_status(view, ctx)
     if closed is not None:
         return closed
+    if phase == "shuffling" and view["shuffle"]["awaiting"] and not ctx["waiting"]:
+        # At a private table the friend is what is awaited first (their seed comes with them).
+        return _shuffling_status(view, ctx)
     if ctx["spectator"] and phase not in ("hand_over", "match_over"):
         mover = view["to_act"]
         return {

@@ -88,7 +88,7 @@ def login_or_guest_required(view: ViewFn) -> ViewFn:
 
 def _hint_for(view: dict[str, Any]) -> dict[str, Any]:
     kinds = {a["type"] for a in view["legal_actions"]}
-    if not kinds or kinds == {"next_hand"}:
+    if kinds <= {"next_hand", "seed"}:
         return {"action": {}, "reason": _("There is nothing to decide right now.")}
     return bea_hint(view)
 

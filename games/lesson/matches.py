@@ -20,7 +20,7 @@ from games import access, services
 from games.access import hash_key
 from games.models import Match, Seat
 
-from .script import DECK, LEVEL, PRESET, SEED, TARGET
+from .script import DECK, FAIR, LEVEL, PRESET, SEED, TARGET
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
@@ -55,6 +55,8 @@ def start(key: str) -> Match:
             ),
             deck=list(DECK),
             seed=SEED,
+            # Both deals are the script's: nobody's seed may change them.
+            fair=FAIR,
         )
 
 

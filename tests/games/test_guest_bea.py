@@ -16,6 +16,7 @@ from django.utils import timezone
 from games import guests
 from games.access import GUEST_COOKIE, KEY_MAX_AGE, new_key
 from games.models import Match, Seat
+from tests.seeds import deal
 
 from .conftest import (
     ALICE_KNOCKS,
@@ -72,6 +73,7 @@ def test_one_click_on_the_home_page_starts_a_match_without_an_account(client: Cl
 def test_reloading_and_coming_back_finds_the_match(client: Client):
     client.post("/games/new/", CHOICE)
     match = Match.objects.get()
+    deal(match)
     move(client, match, "pass")
     bea_moves(match, {"type": "pass"})
     # Come back later: the same browser, the same position.

@@ -14,6 +14,7 @@ from django.urls import reverse
 from games import access, local
 from games.engine import ALL_CARDS
 from games.models import Match, Seat
+from games.states import forget_all
 from games.stats import player_stats
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, assert_no_leak, hand, snapshot, stacked
@@ -52,7 +53,9 @@ def match(device: Client) -> Match:
     assert response.status_code == 302
     made = Match.objects.get(kind=Match.Kind.LOCAL)
     assert response["Location"] == page(made)
-    Match.objects.filter(pk=made.pk).update(first_deck=DECK)
+    # Stacked, its first hand is dealt at once: no wait for the device's seed.
+    Match.objects.filter(pk=made.pk).update(first_deck=DECK, deal_due=None)
+    forget_all()
     made.refresh_from_db()
     return made
 
@@ -65,11 +68,13 @@ def reveal(client: Client, match: Match) -> str:
     return response.content.decode()
 
 
-def act(client: Client, match: Match, move: str, card: str = "", **extra: str):  # type: ignore[no-untyped-def]
+def act(client: Client, match: Match, move: str, card: str = "", seed: str = "", **extra: str):  # type: ignore[no-untyped-def]
     match.refresh_from_db()
     data = {"move": move, "version": match.version}
     if card:
         data["card"] = card
+    if seed:
+        data["seed"] = seed
     return client.post(route(match, "act"), data, **extra)
 
 
@@ -193,6 +198,12 @@ def test_a_hand_end_shows_both_hands_and_the_next_hand_passes_the_device(
     html = device.get(page(match)).content.decode()
     assert "Hand 1:" in html and 'name="move" value="next_hand"' in html
     response = act(device, match, "next_hand", **HTMX)
+    # The next hand waits for the device's seed (docs/fairness.md), which the page sends at
+    # once; no card is on the table meanwhile. Then the deal passes the device.
+    shuffling = response.content.decode()
+    assert 'value="seed"' in shuffling and "Shuffling: sending your seed" in shuffling
+    assert not shown_cards(shuffling, ALL_CARDS)
+    response = act(device, match, "seed", seed="the-devices-seed", **HTMX)
     assert response["HX-Redirect"] == page(match)
     html = device.get(page(match)).content.decode()
     assert "Pass the device to" in html and 'id="hand"' not in html

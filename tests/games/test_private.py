@@ -82,8 +82,12 @@ def test_it_opens_a_table_with_an_unguessable_link_and_a_copy_button(
     assert f"http://testserver{link(table)}" in page
     assert "readonly" in page and "data-copy" in page and "Copy link" in page
     assert "has not opened the link yet" in page
-    # Nobody to play against yet: the buttons are disabled, and the page says why.
-    assert '<fieldset class="buttons" disabled>' in page
+    # The page sends the host's seed for the deal at once (docs/fairness.md); the deal waits
+    # for the friend's, and the page says why.
+    assert 'value="seed"' in page
+    services.submit(match, 0, {"type": "seed", "seed": "hosts-seed"}, match.version)
+    page = alice_client.get(link(table)).content.decode()
+    assert 'name="move"' not in page.split('id="actions"')[1].split("</section>")[0]
     assert "Waiting for your friend to open the invitation link" in page
 
 
