@@ -123,7 +123,9 @@ def _run(args: argparse.Namespace) -> int:
             match = new_match()
             detail = read(0, match)
             continue
-        seat = view["to_act"] if view["to_act"] is not None else 0
+        # The player to move; while the hand waits for seeds, a seat whose seed it awaits.
+        awaiting = (view.get("shuffle") or {}).get("awaiting") or [0]
+        seat = view["to_act"] if view["to_act"] is not None else awaiting[0]
         if seat != detail["seat"]:
             detail = read(seat, match)  # the other player's view, as their stream would bring
             continue

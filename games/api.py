@@ -14,7 +14,8 @@ from typing import Annotated, Any, Literal
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
-from games import history, lookups, presence, readers, replays, services, starts
+from games import access, history, lookups, presence, replays, services, starts
+from games.engine import legal_actions
 from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
 from games.states import load_state
@@ -23,6 +24,8 @@ from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, WholeN
 router = Router()
 
 Card = Annotated[str, Field(pattern=r"^[A2-9TJQK][CDHS]$", examples=["TD"])]
+# A player's own seed for the provably fair deal (docs/fairness.md).
+PlayerSeed = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 # --- Schemas ------------------------------------------------------------------------------------
@@ -44,7 +47,14 @@ class CardAction(Body):
     card: Card
 
 
-Action = Annotated[PlainAction | DrawAction | CardAction, Field(discriminator="type")]
+class SeedAction(Body):
+    type: Literal["seed"]
+    seed: PlayerSeed | None = Field(
+        None, description="Yours for the hand being shuffled, random and fresh; none without it."
+    )
+
+
+Action = Annotated[PlainAction | DrawAction | CardAction | SeedAction, Field(discriminator="type")]
 
 
 class ActionIn(Body):
@@ -52,13 +62,10 @@ class ActionIn(Body):
     version: WholeNumber = Field(
         ge=0, description="The view's `version` this move was chosen on (409 if stale)."
     )
-    seed: str | None = Field(
+    seed: PlayerSeed | None = Field(
         None,
-        min_length=1,
-        max_length=64,
-        pattern=r"^[A-Za-z0-9_-]+$",
-        description="Your own random seed: with your first move of a hand it cuts the stock "
-        "(the provably fair shuffle, docs/fairness.md); later ones change nothing.",
+        description="With a `seed` action, its seed. Beside any other it changes nothing, "
+        "except in matches of the older scheme `sha256-fisher-yates-1` (docs/fairness.md).",
     )
 
 
@@ -201,11 +208,14 @@ class ShuffleCut(Schema):
 
 
 class RevealedShuffle(Schema):
-    scheme: Literal["sha256-fisher-yates-1"]
+    scheme: Literal["sha256-seeded-deal-2", "sha256-fisher-yates-1"]
     hand_number: int
-    commitment: str = Field(description="SHA-256 of `server_seed`, shown since the deal.")
+    commitment: str = Field(description="SHA-256 of `server_seed`, shown before the seeds.")
     server_seed: str = Field(description="Revealed now that the hand is over.")
-    cuts: list[ShuffleCut] = Field(description="The players' seeds, in the order they cut.")
+    seeds: list[str] | None = Field(None, description='Each seat\'s seed; "" for none.')
+    cuts: list[ShuffleCut] | None = Field(
+        None, description="Older matches (`sha256-fisher-yates-1`): the players' cuts, in order."
+    )
 
 
 class ReplayOut(Schema):
@@ -226,26 +236,17 @@ class ReplayOut(Schema):
 # --- Helpers ------------------------------------------------------------------------------------
 
 
-def _load(public_id: str) -> Match:
-    match = Match.objects.filter(public_id=public_id).prefetch_related(seats_with_players()).first()
-    if match is None:
-        raise ApiError(404, "not_found", "There is no such match.")
-    return match
-
-
 def _visible(request: HttpRequest, public_id: str) -> tuple[Match, int | None]:
-    """The match and the user's seat (None: watching). A match the user may neither play nor
-    watch is 404, as if it did not exist."""
-    user = user_of(request)
-    match = _load(public_id)
-    seat = readers.seat_of(match, user)
-    if seat is None and not readers.can_watch(match, user):
+    """The match and the user's seat (None: watching), as ``games.access`` finds them. A match
+    the user may neither play nor watch is 404, as if it did not exist."""
+    asker = access.find(public_id, access.of_account(user_of(request)))
+    if asker is None or not asker.at_table:
         raise ApiError(404, "not_found", "There is no such match.")
-    if seat is not None:
+    if asker.seat is not None:
         # A request about the match is the seat's player being here (an API client opens no
         # table socket).
-        presence.seat_active(match, seat)
-    return match, seat
+        presence.seat_active(asker.match, asker.seat)
+    return asker.match, asker.seat
 
 
 def _seated(request: HttpRequest, public_id: str) -> tuple[Match, int]:
@@ -260,17 +261,21 @@ def _moving(request: HttpRequest, public_id: str) -> tuple[Match, int]:
     """``_seated`` for a move, the hot path: the user's seat and its match in one query. The
     door reads the match and its seats again under its lock, and notes the move as the seat's
     sign of life; the names the answer shows are read after the commit (``_detail``)."""
-    user = user_of(request)
-    if user is not None and user.is_authenticated:
-        held = lookups.held_seat(public_id, user.pk)
-        if held is not None:
-            return held.match, held.number
+    held = access.held_seat(user_of(request), public_id)
+    if held is not None and held.seat is not None:
+        return held.match, held.seat
     return _seated(request, public_id)  # the refusal: 404, or 403 for a watcher
 
 
 def _summary(match: Match, seat: int | None) -> dict[str, Any]:
     seats = sorted(match.seats.all(), key=lambda s: s.number)
-    to_act = load_state(match).to_act if match.is_active else None
+    state = load_state(match) if match.is_active else None
+    # Your turn: your move, or (the hand waits for it) your seed for the deal.
+    your_turn = (
+        state is not None
+        and seat is not None
+        and (state.to_act == seat or {"type": "seed"} in legal_actions(state, seat))
+    )
     return {
         "id": match.public_id,
         "kind": match.kind,
@@ -288,7 +293,7 @@ def _summary(match: Match, seat: int | None) -> dict[str, Any]:
         ],
         "version": match.version,
         "scores": list(match.scores or [0, 0]),
-        "your_turn": seat is not None and to_act == seat,
+        "your_turn": your_turn,
         "winner_seat": match.winner_seat,
         "rules": match.rules,
         "created_at": match.created_at,
@@ -334,7 +339,7 @@ def list_matches(request: HttpRequest, query: Query[MatchQuery]) -> list[dict[st
         matches = matches.exclude(status=Match.Status.ACTIVE)
     out = []
     for match in matches.distinct().order_by("-updated_at")[: query.limit]:
-        out.append(_summary(match, readers.seat_of(match, user)))
+        out.append(_summary(match, access.seat_of(match, user)))
     return out
 
 
@@ -363,7 +368,7 @@ def lobby_matches(request: HttpRequest) -> list[dict[str, Any]]:
         .prefetch_related(seats_with_players())
         .order_by("-updated_at")[:100]
     )
-    return [_summary(m, readers.seat_of(m, user)) for m in matches]
+    return [_summary(m, access.seat_of(m, user)) for m in matches]
 
 
 @router.post("/matches/bea", response={201: MatchDetail, ERRORS: Error}, tags=["bea"])
@@ -431,7 +436,7 @@ def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str
     Against Bea, her reply follows on the server; your event stream hears of each action."""
     match, seat = _moving(request, match_id)
     action = body.action.model_dump(by_alias=True, exclude_none=True)
-    if body.seed is not None:
+    if body.seed is not None and "seed" not in action:
         action["seed"] = body.seed
     services.submit(match, seat, action, body.version)
     return _detail(match, seat)

@@ -38,6 +38,7 @@ from games.engine import player_view
 
 from . import services
 from .events import MatchChanged
+from .lesson import script as lesson_script
 from .models import Match, Seat
 from .readers import bea_seat
 from .states import load_state
@@ -63,12 +64,19 @@ def play(match: Match) -> bool:
     view = player_view(state, seat.number)
     # Seeded by the match and position, so a replayed match gets the same replies.
     rng = random.Random(f"bea:{match.seed}:{state.version}")
-    action = choose(view, level=seat.bea_level or "medium", rng=rng)
+    action = _decide(view, seat.bea_level or "medium", rng)
     try:
         services.submit(match, seat.number, action, state.version)
     except services.StaleVersion:
         return False  # another process already moved for her
     return True
+
+
+def _decide(view: dict[str, Any], level: str, rng: random.Random) -> dict[str, Any]:
+    """Bea's action at ``level``; in a lesson her "level" is the lesson's script."""
+    if level == lesson_script.LEVEL:
+        return lesson_script.choose(view)
+    return choose(view, level=level, rng=rng)
 
 
 def play_turn(match: Match, limit: int = 20) -> int:

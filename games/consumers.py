@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import events, presence, private, readers
+from games import access, events, presence, readers
 from games.models import Match
 from games.regions import render_update
 from ginsite.dbwork import in_thread
@@ -49,19 +49,11 @@ class TableReader:
 
 
 def _find(public_id: str, user: Any, cookies: dict[str, str]) -> TableReader | None:
-    match = (
-        Match.objects.filter(public_id=public_id)
-        .select_related("table")
-        .prefetch_related("seats__user")
-        .first()
-    )
-    if match is None:
+    # A guest is known by the key in the cookies the handshake carries (games.access).
+    asker = access.find(public_id, access.Caller(user, cookies))
+    if asker is None or not asker.at_table:
         return None
-    # A guest at a private table is known by the seat-key cookie the handshake carries.
-    seat = private.seat_for(match, user, cookies)
-    if seat is None and not readers.can_watch(match, user):
-        return None
-    return TableReader(match.pk, match.group_name, seat)
+    return TableReader(asker.match.pk, asker.match.group_name, asker.seat)
 
 
 def _render(

@@ -80,6 +80,8 @@ class NewMatchForm(RulesForm):
 
 # A move as the table's buttons post it: ``move`` names the button, ``card`` the selected card.
 MOVES: dict[str, dict[str, Any]] = {
+    # The page's own seed for the hand being shuffled (docs/fairness.md); without one, none.
+    "seed": {"type": "seed"},
     "take_upcard": {"type": "take_upcard"},
     "pass": {"type": "pass"},
     "draw_stock": {"type": "draw", "from": "stock"},
@@ -102,8 +104,8 @@ class MoveForm(forms.Form):
         },
     )
     card = forms.CharField(required=False, max_length=2, strip=True)
-    # The page's own random seed with this seat's first move of a hand (docs/fairness.md);
-    # the engine checks its form.
+    # The page's own random seed (docs/fairness.md): for the hand being shuffled, or in an
+    # older match with this seat's first move of a hand; the engine checks its form.
     seed = forms.CharField(required=False, max_length=64, strip=True)
     version = forms.IntegerField(
         min_value=0,

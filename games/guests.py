@@ -1,13 +1,13 @@
 """Playing Bea without an account.
 
-A visitor's browser holds a guest key in an HttpOnly cookie (``private.GUEST_COOKIE``), made
-like a private table's seat key; the guest's seat in each match against Bea stores only its
-hash. So the same browser finds its matches again after a reload or a week away, and nobody
-else can: the key is never shown to anyone, not even to the page's scripts. Signing up from
-that browser hands the guest's matches (and with them the statistics, which are counted from
-the seats) to the new account (``adopt``). Guest matches nobody has touched for
-``EXPIRE_AFTER_DAYS`` are deleted by ``manage.py expire_tables`` (``expire``), and those nobody
-ever moved in after ``UNPLAYED_AFTER_DAYS``.
+A visitor's browser holds a guest key in an HttpOnly cookie, made and read by
+``games.access`` like a private table's seat key; the guest's seat in each match against Bea
+stores only its hash. So the same browser finds its matches again after a reload or a week
+away, and nobody else can: the key is never shown to anyone, not even to the page's scripts.
+Signing up from that browser hands the guest's matches (and with them the statistics, which
+are counted from the seats) to the new account (``adopt``). Guest matches nobody has touched
+for ``EXPIRE_AFTER_DAYS`` are deleted by ``manage.py expire_tables`` (``expire``), and those
+nobody ever moved in after ``UNPLAYED_AFTER_DAYS``.
 """
 
 from __future__ import annotations
@@ -23,34 +23,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services
+from games.access import hash_key
 from games.models import Match, Seat
-from games.private import GUEST_COOKIE, MAX_KEY_CHARS, hash_key, new_key, set_key_cookie
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
-    from django.http import HttpRequest, HttpResponse
 
 EXPIRE_AFTER_DAYS = 30
 # A match nobody has made a move in (a click on "Play Bea now" and no more) is kept one day.
 UNPLAYED_AFTER_DAYS = 1
-# Renewed by every visit of a guest's table or the home page; outlives any match in use.
-COOKIE_MAX_AGE = 60 * 60 * 24 * EXPIRE_AFTER_DAYS
-
-
-def key_of(request: HttpRequest) -> str | None:
-    """The guest key this browser holds, if any."""
-    key = request.COOKIES.get(GUEST_COOKIE, "")
-    return key if key and len(key) <= MAX_KEY_CHARS else None
-
-
-def key_for(request: HttpRequest) -> str:
-    """This browser's guest key, or a new one (then ``set_cookie`` must store it)."""
-    return key_of(request) or new_key()
-
-
-def set_cookie(response: HttpResponse, request: HttpRequest, key: str) -> None:
-    """Kept like a private table's seat key (``private.set_key_cookie``)."""
-    set_key_cookie(response, request, GUEST_COOKIE, key, COOKIE_MAX_AGE)
 
 
 def _mine(key: str) -> Q:

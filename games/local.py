@@ -2,8 +2,9 @@
 
 The match is stored like any other (kind LOCAL, both seats LOCAL with their own names). Its
 owner is the signed-in user who started it, or else this browser, known by an owner key kept in
-an HttpOnly cookie (the seats store only its hash). The page never holds both hands: between
-turns it shows a pass screen, and only a press of Reveal renders the hand of the player to act.
+an HttpOnly cookie (the seats store only its hash; ``games.access`` says who owns a match).
+The page never holds both hands: between turns it shows a pass screen, and only a press of
+Reveal renders the hand of the player to act.
 
 The match has one address, ``/games/local/<id>/``, and what it shows is decided there: the pass
 screen, or the hand of the player to act if this browser revealed it at this very position
@@ -22,16 +23,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import services
+from games.access import hash_key
 from games.forms import RulesForm
 from games.models import Match, Seat
-from games.private import (
-    clean_guest_name,
-    hash_key,
-    key_matches,
-    name_field,
-    new_key,
-    set_key_cookie,
-)
+from games.private import clean_guest_name, name_field
 from games.states import load_state
 from ginsite.names import key as name_key
 
@@ -39,9 +34,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
     from django.http import HttpRequest, HttpResponse
 
-OWNER_COOKIE = "gin_local"
-OWNER_COOKIE_MAX_AGE = 60 * 60 * 24 * 365
-# Which seat revealed its hand at which version: signed, for the match's own address only.
+# Which seat revealed its hand at which version: signed, for the match's own address only. It
+# says what the address shows, not who is asking (that is games.access).
 REVEALED_COOKIE = "gin_revealed"
 REVEALED_MAX_AGE = 15 * 60
 
@@ -86,30 +80,6 @@ def start(
     one, two = specs
     rules = services.ruleset(preset, target)
     return services.create_match(Match.Kind.LOCAL, rules, (one, two), deck=deck)
-
-
-def owner_key(request: HttpRequest) -> tuple[str, bool]:
-    """This browser's owner key, and whether it is new (then it must be set as a cookie)."""
-    key = request.COOKIES.get(OWNER_COOKIE, "")
-    if key and len(key) <= 64:
-        return key, False
-    return new_key(), True
-
-
-def set_owner_cookie(response: HttpResponse, request: HttpRequest, key: str) -> None:
-    set_key_cookie(response, request, OWNER_COOKIE, key, OWNER_COOKIE_MAX_AGE)
-
-
-def owns(match: Match, request: HttpRequest) -> bool:
-    """Is the sender the owner: the account that started it, or the browser holding its key?"""
-    if match.kind != Match.Kind.LOCAL:
-        return False
-    seat = next(iter(match.seats.all()), None)
-    if seat is None:
-        return False
-    if seat.user_id is not None:
-        return bool(request.user.is_authenticated and request.user.pk == seat.user_id)
-    return key_matches(request.COOKIES.get(OWNER_COOKIE), seat.guest_key_hash)
 
 
 def seat_shown(match: Match) -> int | None:

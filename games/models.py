@@ -43,11 +43,6 @@ class PrivateTable(models.Model):
     def __str__(self) -> str:
         return f"private table {self.pk}" + (" (expired)" if self.expired_at else "")
 
-    @property
-    def cookie_name(self) -> str:
-        """The cookie holding a guest's seat key for this table, and only this one."""
-        return f"gin_seat_{self.token}"
-
 
 class Match(models.Model):
     class Kind(models.TextChoices):
@@ -55,6 +50,9 @@ class Match(models.Model):
         LOBBY = "lobby", _("Lobby")
         PRIVATE = "private", _("Private table")
         LOCAL = "local", _("Pass and play")
+        # A guided first hand against Bea (games.lesson): its seat is a guest's, so it counts
+        # for nobody.
+        LESSON = "lesson", _("Lesson")
 
     class Status(models.TextChoices):
         ACTIVE = "active", _("In progress")
@@ -78,9 +76,13 @@ class Match(models.Model):
     # Both players agreed, when the match was made, that either may ask what Bea would do
     # (the hint); otherwise it is offered only against Bea and in pass-and-play.
     hints = models.BooleanField(default=False)
-    # Every hand is dealt by the provably fair shuffle (games.engine.fair, docs/fairness.md).
-    # Matches made before it existed keep the shuffle they were dealt with.
-    fair = models.BooleanField(default=True, editable=False)
+    # The provably fair scheme that deals its hands (games.engine.fair, docs/fairness.md):
+    # 2, seeded by both players, for every match made now. Matches made before keep the one
+    # they were dealt with: 1 (the players' seeds cut the stock) or 0 (none).
+    fair = models.PositiveSmallIntegerField(default=2, editable=False)
+    # While a hand waits for the players' seeds: when it is dealt without the seeds that have
+    # not come by then (``services.deal_overdue``). Null otherwise.
+    deal_due = models.DateTimeField(null=True, blank=True, editable=False)
     previous = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="next_matches"
     )
@@ -96,7 +98,14 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["-updated_at"]
-        indexes = [models.Index(fields=["kind", "status"])]
+        indexes = [
+            models.Index(fields=["kind", "status"]),
+            models.Index(
+                fields=["deal_due"],
+                condition=models.Q(deal_due__isnull=False),
+                name="matches_awaiting_seeds",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.public_id} v{self.version}"

@@ -2,16 +2,14 @@
 
 The host opens a table (``open_table``); the first visitor of the link takes the second seat
 (``take_seat``). Nobody needs an account: a guest's seat is held by a random seat key kept in an
-HttpOnly cookie named after the table, of which the server stores only a hash. A signed-in
-player's seat follows their account instead. Tables nobody has used for ``EXPIRE_AFTER_DAYS``
-are deleted by ``manage.py expire_tables``, leaving a tombstone so the link can say so.
+HttpOnly cookie named after the table, of which the server stores only a hash (the key, its
+cookie and whom it seats are ``games.access``'s). A signed-in player's seat follows their
+account instead. Tables nobody has used for ``EXPIRE_AFTER_DAYS`` are deleted by
+``manage.py expire_tables``, leaving a tombstone so the link can say so.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -24,22 +22,16 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import events, outbox, readers, services
+from games import access, events, outbox, services
 from games.forms import RulesForm
 from games.models import Match, PrivateTable, Seat
 from ginsite import names
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-    from django.http import HttpRequest, HttpResponse
+    from django.contrib.auth.models import AbstractBaseUser
+    from django.http import HttpRequest
 
 EXPIRE_AFTER_DAYS = 7
-# A seat key outlives any table that is still in use; each visit of the link renews it.
-SEAT_COOKIE_MAX_AGE = 60 * 60 * 24 * 30
-# token_urlsafe(32) gives 43 characters; anything much longer is not one of ours.
-MAX_KEY_CHARS = 64
-# The key of a browser playing Bea without an account (games.guests): one for all its matches.
-GUEST_COOKIE = "gin_guest"
 
 
 class TableFull(services.MoveRefused):
@@ -50,69 +42,6 @@ class TableFull(services.MoveRefused):
 class TableExpired(services.MoveRefused):
     status = 410
     code = "table_expired"
-
-
-# --- Seat keys ----------------------------------------------------------------------------------
-
-
-def new_key() -> str:
-    """A guest's seat key: 256 bits of randomness, shown to nobody but their browser."""
-    return secrets.token_urlsafe(32)
-
-
-def hash_key(key: str) -> str:
-    # A plain SHA-256 suffices: the key is random and long, not a password to brute-force.
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
-def key_matches(key: str | None, stored: str) -> bool:
-    """Does ``key`` open a seat whose key hash is ``stored``? In constant time."""
-    if not key or not stored or len(key) > MAX_KEY_CHARS:
-        return False
-    return hmac.compare_digest(hash_key(key), stored)
-
-
-def guest_seat(match: Match, cookies: dict[str, str]) -> int | None:
-    """The guest seat whose key this browser holds: for the match's table, or for a guest's
-    match against Bea; else None."""
-    if match.table is not None:
-        key = cookies.get(match.table.cookie_name)
-    elif match.kind == Match.Kind.BEA:
-        key = cookies.get(GUEST_COOKIE)
-    else:
-        return None
-    for seat in match.seats.all():
-        if seat.kind == Seat.Kind.GUEST and key_matches(key, seat.guest_key_hash):
-            return seat.number
-    return None
-
-
-def seat_for(
-    match: Match, user: AbstractBaseUser | AnonymousUser | None, cookies: dict[str, str]
-) -> int | None:
-    """The seat of whoever sent a request (or opened a socket): by account, else by seat key
-    (at a private table, or a guest's against Bea)."""
-    seat = readers.seat_of(match, user)
-    if seat is None and match.kind in (Match.Kind.PRIVATE, Match.Kind.BEA):
-        seat = guest_seat(match, cookies)
-    return seat
-
-
-def set_seat_cookie(response: HttpResponse, request: HttpRequest, table: PrivateTable, key: str):  # type: ignore[no-untyped-def]
-    """Keep the seat key in this browser; the cookie's name ties it to this one table."""
-    set_key_cookie(response, request, table.cookie_name, key, SEAT_COOKIE_MAX_AGE)
-
-
-def set_key_cookie(
-    response: HttpResponse, request: HttpRequest, name: str, key: str, max_age: int
-) -> None:
-    """Keep a key (a seat's, a guest's, a device owner's) in this browser: HttpOnly (no script
-    reads it), SameSite=Lax (sent when a friend follows a link from a chat app, not with
-    another site's requests), Secure behind TLS. Its path is the whole site, because a table's
-    socket and move URLs carry the match id."""
-    response.set_cookie(
-        name, key, max_age=max_age, httponly=True, samesite="Lax", secure=request.is_secure()
-    )
 
 
 # --- Guest names --------------------------------------------------------------------------------
@@ -204,9 +133,9 @@ def open_table(
     if host is not None:
         host_spec = services.SeatSpec(Seat.Kind.PLAYER, user=host)
     else:
-        key = new_key()
+        key = access.new_key()
         host_spec = services.SeatSpec(
-            Seat.Kind.GUEST, name=clean_guest_name(name), guest_key_hash=hash_key(key)
+            Seat.Kind.GUEST, name=clean_guest_name(name), guest_key_hash=access.hash_key(key)
         )
     with transaction.atomic():
         table = PrivateTable.objects.create(allow_spectators=allow_spectators)
@@ -243,14 +172,14 @@ def take_seat(match: Match, user: AbstractBaseUser | None, name: str = "") -> st
     (then the new seat key is returned). Raises ``TableFull`` when someone was first."""
     if match.table is not None and match.table.expired_at is not None:
         raise TableExpired(_("This table has expired."))
-    if user is not None and readers.seat_of(match, user) is not None:
+    if user is not None and access.seat_of(match, user) is not None:
         raise services.MoveRefused(_("You already have a seat at this table."))
     key = None
     if user is not None:
         change: dict[str, Any] = {"kind": Seat.Kind.PLAYER, "user": user}
     else:
-        key = new_key()
-        change = {"name": clean_guest_name(name), "guest_key_hash": hash_key(key)}
+        key = access.new_key()
+        change = {"name": clean_guest_name(name), "guest_key_hash": access.hash_key(key)}
     # One conditional UPDATE: of two visitors racing for the seat, exactly one changes the row.
     taken = Seat.objects.filter(
         match=match, kind=Seat.Kind.GUEST, user__isnull=True, guest_key_hash=""

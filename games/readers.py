@@ -1,60 +1,38 @@
-"""Who reads a match, and what each reader may see of it now.
+"""What each reader of a match may see of it now.
 
 A reader is a seat (0 or 1), a watcher (``WATCHER``), or nobody (no access: the callers
-answer 404). ``view_for`` is the one answer to "what may this reader see of this match now":
-the engine's view for the seat (or the spectator view), the live state of the table, the
-match's status, the legal actions (none once the match is closed, none out of turn) and why
-the seat's moves are blocked. HTML regions, JSON answers and every websocket frame render
-from it (DESIGN.md principle 8), so a rule lives here and not in one renderer.
+answer 404); which one a request or a socket is, ``games.access`` says. ``view_for`` is the
+one answer to "what may this reader see of this match now": the engine's view for the seat
+(or the spectator view), the live state of the table, the match's status, the legal actions
+(none once the match is closed, none out of turn) and why the seat's moves are blocked. HTML
+regions, JSON answers and every websocket frame render from it (DESIGN.md principle 8), so a
+rule lives here and not in one renderer.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.utils.translation import gettext as _
 
 from games.engine import player_view as engine_player_view
 from games.engine import spectator_view as engine_spectator_view
+from ginsite.apikit import api_time
 
+from .lesson import script as lesson_script
 from .models import Match, Seat
 from .presence import live_state
 from .states import load_state
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
 WATCHER = None
-
-
-def seat_of(match: Match, user: AbstractBaseUser | AnonymousUser | None) -> int | None:
-    """The seat ``user`` holds in ``match`` by their account, or None."""
-    if user is None or not user.is_authenticated:
-        return None
-    return seat_of_account(match, user.pk)
-
-
-def seat_of_account(match: Match, user_id: int) -> int | None:
-    """The seat the account ``user_id`` holds in ``match`` as a player, or None."""
-    for seat in match.seats.all():
-        if seat.user_id == user_id and seat.kind == Seat.Kind.PLAYER:
-            return seat.number
-    return None
-
-
-def can_watch(match: Match, user: AbstractBaseUser | AnonymousUser | None) -> bool:
-    """Anyone signed in may watch a lobby match; a private table only if its host allowed
-    watchers (then anyone with the link, account or not); a match against Bea is only for
-    the people in it."""
-    if match.kind == Match.Kind.PRIVATE:
-        return match.table is not None and match.table.allow_spectators
-    return bool(user is not None and user.is_authenticated and match.kind == Match.Kind.LOBBY)
 
 
 def hints_allowed(match: Match) -> bool:
     """The hint (what Bea would do) is a help against Bea. Between two people it would be a
     third player at the table, so it is offered there only when both agreed to hints when
     the match was made (a challenge that proposed them, accepted)."""
+    if match.kind == Match.Kind.LESSON:
+        return False  # the lesson's panel says what to do, and Bea's hint might not
     return bea_seat(match) is not None or match.hints
 
 
@@ -83,6 +61,15 @@ def view_for(match: Match, seat: int | None) -> dict[str, Any]:
         if "deadwood_after_discard" in view:
             view["deadwood_after_discard"] = None
     view["blocked"] = _blocked_reason(view) if seat is not WATCHER else ""
+    shuffle = view.get("shuffle")
+    if shuffle and shuffle.get("awaiting") and match.deal_due is not None:
+        # When the hand is dealt without the seeds still awaited (docs/fairness.md).
+        shuffle["deal_by"] = api_time(match.deal_due)
+    if match.kind == Match.Kind.LESSON and seat is not WATCHER:
+        view["lesson"] = lesson_script.progress(state, seat)
+        if view["lesson"]["done"]:
+            # The lesson ends with its last hand: there is no next one to deal.
+            view["legal_actions"] = []
     return view
 
 
@@ -91,7 +78,8 @@ def _blocked_reason(view: dict[str, Any]) -> str:
     buttons are disabled now, or "" when they are not. (The server refuses such moves anyway;
     the page's own connection is left out, as it is still opening when the page first loads.)"""
     live = view.get("live") or {}
-    if "open" not in live or not view["legal_actions"]:
+    # A seed is no move: it is taken whoever is at the table.
+    if "open" not in live or not view["legal_actions"] or view["phase"] == "shuffling":
         return ""
     other = 1 - view["seat"]
     if live["open"][other]:

@@ -18,7 +18,10 @@ from django.utils.translation import gettext_lazy
 
 from games import readers
 from games.engine import display
+from games.fair_lines import fair_line
+from games.lesson import panel as lesson_panel
 from games.models import HandOrder, Match, Seat
+from games.states import SEED_WAIT_SECONDS
 from ginsite.language import socket_url
 
 if TYPE_CHECKING:
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
 REGIONS: tuple[str, ...] = (
     "version",
     "notice",
+    "lesson",
     "status",
     "live",
     "answer",
@@ -128,7 +132,8 @@ def table_context(
         names = {n: s.display_name for n, s in seats.items()}
     legal = view["legal_actions"]
     kinds = {a["type"] for a in legal}
-    hint_action = (hint or {}).get("action") or {}
+    # In a lesson the move it asks for is pointed at the way a hint is (games.lesson).
+    hint_action = (hint or {}).get("action") or (view.get("lesson") or {}).get("expected") or {}
     ctx: dict[str, Any] = {
         "match": match,
         "view": view,
@@ -138,7 +143,8 @@ def table_context(
         "names": names,
         "urls": _urls(match, readers.hints_allowed(match)),
         "legal_kinds": kinds,
-        "my_turn": bool(legal) and kinds != {"next_hand"},
+        # Sending a seed is the page's own business (table.js), not a turn at the cards.
+        "my_turn": bool(kinds - {"next_hand", "seed"}),
         "bea_to_act": opponent_is_bea and match.is_active and view["to_act"] == 1 - seat,
         "hint": hint,
         "hint_action": hint_action,
@@ -163,7 +169,8 @@ def table_context(
             "count": view["spectated"]["card_count"],
             "known": [card(c) for c in view["spectated"]["known"]],
         }
-    ctx["hand_ended"] = view["phase"] in ("hand_over", "match_over")
+    # No hand in play: it is over, or not dealt yet (waiting for the players' seeds).
+    ctx["hand_ended"] = view["phase"] in ("hand_over", "match_over", "shuffling")
     ctx["players"] = [
         {
             "seat": s,
@@ -215,52 +222,57 @@ def table_context(
     ctx["known_cards"] = [card(c) for c in view["known_opponent_cards"]]
     ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]
     ctx["shuffle"] = _shuffle(view, names, seat, named_both=spectator or local)
+    if view.get("lesson") is not None:
+        lesson_panel.table_context(match, ctx)
     return ctx
 
 
 def _shuffle(
     view: dict[str, Any], names: dict[int, str], seat: int, *, named_both: bool
 ) -> dict[str, Any] | None:
-    """This hand's provably fair shuffle as the table shows it: the commitment, and who has cut
-    the stock. ``seed_wanted``: the page sends a seed of its own with this seat's next move.
-    ``named_both``: the page names both players (a watcher, pass-and-play), not "you"."""
+    """This hand's provably fair deal as the table shows it: the commitment, and who has
+    seeded the deal (or, in an older match, cut the stock). ``seed_wanted``: the page sends a
+    seed of its own now (this hand waits for it), or in an older match with this seat's next
+    move. ``named_both``: the page names both players (a watcher, pass-and-play), not "you"."""
     shuffle = view.get("shuffle")
     if not shuffle or view["phase"] in ("hand_over", "match_over"):
         return None
     seeded = shuffle["seeded"]
+    dealt_from_seeds = "awaiting" in shuffle
+    # Who cut (or seeded), the reader first; a sentence of its own for each case.
     order = (0, 1) if named_both else (seat, 1 - seat)
+    cut = [s for s in order if seeded[s]]
     return {
         "commitment": shuffle["commitment"],
-        "cut_line": _cut_line([s for s in order if seeded[s]], names, seat, named_both),
-        "seed_wanted": bool(view["legal_actions"]) and not seeded[seat],
+        "seeded_deal": dealt_from_seeds,
+        "cut_line": fair_line(cut, names, seat, you=not named_both, seeds=dealt_from_seeds),
+        "seed_wanted": {"type": "seed"} in view["legal_actions"]
+        if dealt_from_seeds
+        else bool(view["legal_actions"]) and not seeded[seat],
     }
 
 
-def _cut_line(cut: list[int], names: dict[int, str], seat: int, named_both: bool) -> str:
-    """Who has cut the stock, in a whole sentence: "you", "you and Alice", "Ann and Ben" each
-    need their own, as the verb agrees with them in German (du hast, ihr habt, sie haben)."""
-    if not cut:
-        return ""
-    you = not named_both and cut[0] == seat
-    if len(cut) == 1 and you:
-        return _(
-            "The server committed to this hand's deck before the deal; you cut the stock. "
-            "Check it in the replay once the hand is over."
-        )
-    if len(cut) == 1:
-        return _(
-            "The server committed to this hand's deck before the deal; %(names)s cut the "
-            "stock. Check it in the replay once the hand is over."
-        ) % {"names": names[cut[0]]}
-    if you:
-        return _(
-            "The server committed to this hand's deck before the deal; you and %(name)s cut "
-            "the stock. Check it in the replay once the hand is over."
-        ) % {"name": names[cut[1]]}
-    return _(
-        "The server committed to this hand's deck before the deal; %(first)s and %(second)s "
-        "cut the stock. Check it in the replay once the hand is over."
-    ) % {"first": names[cut[0]], "second": names[cut[1]]}
+def _shuffling_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
+    """While the hand waits for the players' seeds: whose, and why."""
+    seat = view["seat"]
+    awaiting = view["shuffle"]["awaiting"]
+    mine = seat in awaiting and not ctx["spectator"]
+    others = [ctx["names"][s] for s in awaiting if s != seat or ctx["spectator"]]
+    if mine:
+        headline = _("Shuffling: sending your seed…")
+    elif len(others) == 2:
+        headline = _("Shuffling: waiting for %(first)s's and %(second)s's seeds.") % {
+            "first": others[0],
+            "second": others[1],
+        }
+    else:
+        headline = _("Shuffling: waiting for %(name)s's seed.") % {"name": others[0]}
+    detail = _(
+        "The server committed to its secret for this hand before any seed was sent; the deal "
+        "comes from it and each player's own random seed. A seed that has not come within "
+        "%(seconds)s seconds counts as none."
+    ) % {"seconds": SEED_WAIT_SECONDS}
+    return {"headline": headline, "detail": detail}
 
 
 def spectator_as_view(watched: dict[str, Any]) -> dict[str, Any]:
@@ -419,6 +431,9 @@ def _plain_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
     closed = _closed_status(view, ctx)
     if closed is not None:
         return closed
+    if phase == "shuffling" and view["shuffle"]["awaiting"] and not ctx["waiting"]:
+        # At a private table the friend is what is awaited first (their seed comes with them).
+        return _shuffling_status(view, ctx)
     if ctx["spectator"] and phase not in ("hand_over", "match_over"):
         mover = view["to_act"]
         return {
@@ -905,6 +920,9 @@ def region_data(view: dict[str, Any], name: str) -> Any:
     ended = view["phase"] in ("hand_over", "match_over")
     if name == "version":
         return view["version"]
+    if name == "lesson":
+        # Only a lesson's view has one; the match's status: a lesson that was left says so.
+        return (view["lesson"], status) if view.get("lesson") is not None else None
     if name == "live":
         # Its forms carry the version; presence and offers change without a move.
         live = view.get("live")

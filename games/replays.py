@@ -9,7 +9,7 @@ replayed: for the hand in play, an unknown hand or a match still on its first de
 
 Who may read a replay is who may read the match's table: its players (by account, or by seat
 key at a private table and at a guest's match against Bea), the owner of a pass-and-play
-match, and anyone ``readers.can_watch`` lets watch it. The callers check that.
+match, and anyone allowed to watch it: ``games.access`` says who that is, the callers ask.
 """
 
 from __future__ import annotations
@@ -23,17 +23,16 @@ from django.utils.translation import gettext as _
 from games.ai import review
 from games.engine import (
     MatchState,
-    Ruleset,
     apply,
     best_arrangement,
     display,
     fair,
     hand_is_fair,
-    new_match,
 )
 
 from .models import HandRecord, HandReview, Match
 from .regions import card, describe_move, result_context
+from .states import first_state
 
 
 class NoSuchHand(Exception):  # noqa: N818 - the callers answer 404, as for a missing page
@@ -81,15 +80,14 @@ def replay_of(match: Match, hand_number: int) -> Replay:
 def _positions(match: Match, hand_number: int) -> list[MatchState]:
     if hand_number < 1:
         return []
-    state = new_match(
-        Ruleset.from_dict(match.rules), seed=match.seed, deck=match.first_deck, fair=match.fair
-    )
-    positions = [state] if hand_number == 1 else []
+    state = first_state(match)
+    # The deal and every position after it; a hand waiting for its seeds has no position.
+    positions = [state] if hand_number == 1 and state.phase != "shuffling" else []
     for action in match.actions.filter(seq__lte=match.version).order_by("seq").iterator():
         if state.hand_number > hand_number:
             break
         state = apply(state, action.seat, action.payload)
-        if state.hand_number == hand_number:
+        if state.hand_number == hand_number and state.phase != "shuffling":
             positions.append(state)
     return positions
 
@@ -173,13 +171,28 @@ def as_json(replay: Replay) -> dict[str, Any]:
 
 
 def revealed_shuffle(replay: Replay) -> dict[str, Any] | None:
-    """The hand's provably fair shuffle, revealed now that the hand is over (docs/fairness.md):
-    the commitment shown during the hand, the server seed it commits to, and each player's
-    seed with the position whose action carried it. None when the hand was not dealt so."""
+    """The hand's provably fair deal, revealed now that the hand is over (docs/fairness.md):
+    the commitment shown before the players' seeds, the server seed it commits to, and the
+    seeds: each seat's (seeded scheme, "" for none), or each cut with the position whose
+    action carried it (the older scheme). None when the hand was not dealt so."""
     deal = replay.positions[0]
     if not hand_is_fair(deal):
         return None
     server = fair.server_seed(deal.seed, replay.hand_number)
+    revealed: dict[str, Any] = {
+        "scheme": fair.SCHEMES[deal.fair],
+        "hand_number": replay.hand_number,
+        "commitment": fair.commitment(server),
+        "server_seed": server,
+    }
+    if deal.fair == fair.SEEDED:
+        return {**revealed, "seeds": [seed or "" for seed in deal.seeded]}
+    return {**revealed, "cuts": _cuts(replay)}
+
+
+def _cuts(replay: Replay) -> list[dict[str, Any]]:
+    """The older scheme's cuts: each seat's first seed of the hand, and the position whose
+    action carried it."""
     cuts = []
     for index in range(1, len(replay.positions)):
         before, after = replay.positions[index - 1].seeded, replay.positions[index].seeded
@@ -188,13 +201,7 @@ def revealed_shuffle(replay: Replay) -> dict[str, Any] | None:
             for seat in (0, 1)
             if before[seat] is None and after[seat] is not None
         ]
-    return {
-        "scheme": fair.SCHEME,
-        "hand_number": replay.hand_number,
-        "commitment": fair.commitment(server),
-        "server_seed": server,
-        "cuts": cuts,
-    }
+    return cuts
 
 
 def _order(code: str) -> tuple[int, int]:
@@ -280,12 +287,14 @@ def _shuffle_context(replay: Replay, names: dict[int, str]) -> dict[str, Any] | 
     revealed = revealed_shuffle(replay)
     if revealed is None:
         return None
-    seeds = {cut["seat"]: cut for cut in revealed["cuts"]}
+    if "seeds" in revealed:
+        seeds = revealed["seeds"]
+    else:
+        cut = {c["seat"]: c["seed"] for c in revealed["cuts"]}
+        seeds = [cut.get(seat, "") for seat in (0, 1)]
     return {
         **revealed,
-        "seats": [
-            {"name": names[seat], "seed": seeds[seat]["seed"] if seat in seeds else ""}
-            for seat in (0, 1)
-        ],
+        "seeded_deal": "seeds" in revealed,
+        "seats": [{"name": names[seat], "seed": seeds[seat]} for seat in (0, 1)],
         "data": as_json(replay),
     }

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
@@ -20,18 +21,20 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engine import PRESETS, IllegalAction, MatchState, Ruleset, apply, new_match
+from games.engine import PRESETS, IllegalAction, MatchState, Ruleset, apply
 from ginsite import rows
 
 from . import events, lookups, outbox
+from .lesson import script as lesson_script
 from .models import Action, HandRecord, Match, Offer, Seat
 from .presence import claimable, in_lobby_match, is_connected, is_live, seat_active
-from .states import load_state, pending
+from .states import SEED_WAIT_SECONDS, first_state, load_state, pending
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
 TARGETS = (50, 100, 150, 250)
+SEED_WAIT = timedelta(seconds=SEED_WAIT_SECONDS)
 # The version of a change the door decides itself (never a client's): whatever the match is at.
 CURRENT = object()
 
@@ -153,10 +156,14 @@ def create_match(
     deck: list[str] | None = None,
     table_id: int | None = None,
     hints: bool = False,
+    seed: str | None = None,
+    fair: int | None = None,
 ) -> Match:
     """A new match with its two seats (seat 0 plays first). A lobby match refuses a player
     who is still in another one (``AlreadyPlaying``). ``hints``: both players agreed that
-    either may ask what Bea would do."""
+    either may ask what Bea would do. ``seed``: the later hands' shuffle, for a lesson whose
+    second deal is part of its script (otherwise a new secret one); ``fair``: the scheme
+    that deals its hands (``games.engine.fair``), the seeded deal unless said otherwise."""
     with transaction.atomic():
         if kind == Match.Kind.LOBBY:
             players = [spec.user.pk for spec in seats if spec.user is not None]
@@ -173,6 +180,8 @@ def create_match(
             scores=[0, 0],
             table_id=table_id,
             hints=hints,
+            **({"seed": seed} if seed is not None else {}),
+            **({"fair": fair} if fair is not None else {}),
         )
         for number, spec in enumerate(seats):
             Seat.objects.create(
@@ -185,8 +194,11 @@ def create_match(
                 guest_key_hash=spec.guest_key_hash,
             )
         # Who acts first, from the deal itself: nothing is cached before the match is used.
-        first = new_match(rules, seed=match.seed, deck=deck).to_act
-        outbox.announce(match, events.STARTED, first)
+        first = first_state(match)
+        if first.phase == "shuffling":
+            match.deal_due = timezone.now() + SEED_WAIT
+            match.save(update_fields=["deal_due"])
+        outbox.announce(match, events.STARTED, first.to_act)
     return match
 
 
@@ -258,14 +270,18 @@ def _lock_for(match: Match, version: Any, *, active: bool = True, offers: bool =
     if active and not locked.is_active:
         raise MatchClosed(_("This match is over."))
     if version is not CURRENT and version != locked.version:
-        raise StaleVersion(
-            _(
-                "That move was made on an earlier position of the table "
-                "(version %(sent)s; it is now %(now)s). Nothing was changed."
-            )
-            % {"sent": version, "now": locked.version}
-        )
+        raise _stale(version, locked.version)
     return locked
+
+
+def _stale(sent: int, now: int) -> StaleVersion:
+    return StaleVersion(
+        _(
+            "That move was made on an earlier position of the table "
+            "(version %(sent)s; it is now %(now)s). Nothing was changed."
+        )
+        % {"sent": sent, "now": now}
+    )
 
 
 # What a change of a match alters in its row (the rest is fixed when the match is made).
@@ -277,6 +293,7 @@ _ROW_FIELDS = (
     "finished_at",
     "updated_at",
     "moved_at",
+    "deal_due",
 )
 
 
@@ -297,22 +314,25 @@ def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
     Raises ``MoveRefused`` (stale or repeated version, closed match, illegal move) and then
     changes nothing. Returns the new state; the match row is refreshed in place.
     """
+    seeding = isinstance(action, dict) and action.get("type") == "seed"
     try:
         with transaction.atomic():
             # The offers are read once for the two players' views and the answer (a move
             # changes no offer).
-            locked = _lock_for(match, version, offers=True)
-            if locked.kind == Match.Kind.PRIVATE:
+            locked = _lock_for(match, CURRENT if seeding else version, offers=True)
+            if locked.kind == Match.Kind.PRIVATE and not seeding:
                 _check_both_connected(locked, seat)
             before = load_state(locked)
+            if seeding:
+                _check_seed_version(before, version)
             try:
+                if locked.kind == Match.Kind.LESSON:
+                    # A lesson's story is scripted: only its next move goes through.
+                    action = lesson_script.admit(before, seat, action)
                 after = apply(before, seat, action)
             except IllegalAction as refused:
                 raise IllegalMove(refused.reason) from None
-            rows.insert(Action(match=locked, seq=after.version, seat=seat, payload=action))
-            reason = _record(locked, before, after)
-            locked.moved_at = timezone.now()
-            rows.update(locked, _ROW_FIELDS)
+            reason = _store(locked, before, after, [(seat, action)], timezone.now())
             # A move is a sign of life: an API player who never opens a table socket is here.
             seat_active(locked, seat, locked.moved_at)
             # The subscribers render the new position in this transaction (the players'
@@ -328,6 +348,22 @@ def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
         read = locked._prefetched_objects_cache["offers"]
         match.__dict__.setdefault("_prefetched_objects_cache", {})["offers"] = read
     return after
+
+
+def _check_seed_version(state: MatchState, version: Any) -> None:
+    """A seed is for the hand being shuffled, on whatever version since it began to wait:
+    the other seat's seed may have come in between, and the page need not hear of it first."""
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise MoveRefused(_("Every move must say which version of the table it was made on."))
+    if state.phase != "shuffling":
+        if version == state.version:
+            return  # the engine says why no seed is wanted now
+        raise StaleVersion(
+            _("That hand is dealt already: your seed came too late and changed nothing.")
+        )
+    waited = sum(1 for seat in state.seeders if state.seeded[seat] is not None)
+    if not state.version - waited <= version <= state.version:
+        raise _stale(version, state.version)
 
 
 def _check_both_connected(match: Match, seat: int) -> None:
@@ -349,11 +385,28 @@ def _check_both_connected(match: Match, seat: int) -> None:
         )
 
 
+def _store(
+    match: Match, before: MatchState, after: MatchState, moves: list[tuple[int, Any]], now: datetime
+) -> str:
+    """Store the actions ``moves`` (seat, action) that took the match from ``before`` to
+    ``after``, and the row's new summary; what happened, for the announcement."""
+    first = after.version - len(moves) + 1
+    for seq, (seat, action) in enumerate(moves, start=first):
+        rows.insert(Action(match=match, seq=seq, seat=seat, payload=action))
+    reason = _record(match, before, after)
+    match.moved_at = now
+    rows.update(match, _ROW_FIELDS)
+    return reason
+
+
 def _record(match: Match, before: MatchState, after: MatchState) -> str:
     """Bring the row's summary fields up to date with a state just reached; what happened,
     for the announcement."""
     match.version = after.version
     match.scores = list(after.scores)
+    # A hand that begins to wait for seeds is dealt at the latest SEED_WAIT from now.
+    waits = after.phase == "shuffling"
+    match.deal_due = (match.deal_due or timezone.now() + SEED_WAIT) if waits else None
     ended = after.last_hand is not None and before.last_hand is None
     if ended and after.last_hand is not None:
         result = after.last_hand
@@ -371,6 +424,46 @@ def _record(match: Match, before: MatchState, after: MatchState) -> str:
         match.finished_at = timezone.now()
         return events.ENDED
     return events.HAND_ENDED if ended else events.MOVED
+
+
+def deal_overdue(now: datetime | None = None) -> int:
+    """Deal each hand whose wait for the players' seeds is over, a seed not in by then
+    counting as none (docs/fairness.md), so that a client that sends none blocks nothing;
+    how many. Every worker's sweep calls this; the row lock deals each hand once."""
+    now = now or timezone.now()
+    due = Match.objects.filter(status=Match.Status.ACTIVE, deal_due__lte=now)
+    return sum(_deal_without_missing_seeds(pk, now) for pk in due.values_list("pk", flat=True))
+
+
+def _deal_without_missing_seeds(pk: int, now: datetime) -> bool:
+    with transaction.atomic():
+        locked = lookups.locked_match(pk)
+        if not locked.is_active or locked.deal_due is None or locked.deal_due > now:
+            return False  # dealt meanwhile: the last seed came, or another worker dealt it
+        before = load_state(locked)
+        shuffling = before.phase == "shuffling"
+        missing = [s for s in before.seeders if before.seeded[s] is None] if shuffling else []
+        if not missing or _friends_apart(locked, now):
+            # Nothing (left) to wait for; or friends at a private table, who wait for each
+            # other: the wait starts again while one of them is not there.
+            locked.deal_due = now + SEED_WAIT if missing else None
+            rows.update(locked, ("deal_due",))
+            return False
+        # What a client that sends no seed of its own sends, on each missing seat's behalf.
+        moves = [(seat, {"type": "seed"}) for seat in missing]
+        after = before
+        for seat, action in moves:
+            after = apply(after, seat, action)
+        reason = _store(locked, before, after, moves, now)
+        with pending(locked, after):
+            outbox.announce(locked, reason, after.to_act, fresh_seats=True)
+    return True
+
+
+def _friends_apart(match: Match, now: datetime) -> bool:
+    return match.kind == Match.Kind.PRIVATE and not all(
+        not seat.is_open and is_connected(seat, now) for seat in match.seats.all()
+    )
 
 
 def _end(match: Match, seat: int, version: Any, status: str, winner: int) -> None:

@@ -24,6 +24,10 @@ from .models import Match
 log = logging.getLogger(__name__)
 
 CACHE_SIZE = 512
+# How long a hand waits for the players' seeds before it is dealt without the missing ones
+# (docs/fairness.md; ``services.deal_overdue``): a page sends its seed as soon as it shows the
+# commitment, well within this.
+SEED_WAIT_SECONDS = 10
 _cache: OrderedDict[int, MatchState] = OrderedDict()
 _lock = threading.Lock()
 _pending = threading.local()
@@ -53,6 +57,24 @@ def pending(match: Match, state: MatchState) -> Iterator[None]:
         _pending.states.pop(match.pk, None)
 
 
+def seeders(match: Match) -> tuple[int, ...]:
+    """The seats whose seed each hand's deal waits for (docs/fairness.md): both players', but
+    against Bea only the player's (Bea always sits at seat 1, and a seed of hers would be the
+    server's own choice), and in pass-and-play only seat 0's (one device holds both seats)."""
+    return (0,) if match.kind in (Match.Kind.BEA, Match.Kind.LOCAL) else (0, 1)
+
+
+def first_state(match: Match) -> MatchState:
+    """The match before any action: its first hand dealt, or waiting for the players' seeds."""
+    return new_match(
+        Ruleset.from_dict(match.rules),
+        seed=match.seed,
+        deck=match.first_deck,
+        fair=match.fair,
+        seeders=seeders(match),
+    )
+
+
 def load_state(match: Match) -> MatchState:
     """The match's current state, derived from its log."""
     mine = getattr(_pending, "states", {}).get(match.pk)
@@ -62,9 +84,7 @@ def load_state(match: Match) -> MatchState:
     # The seed too: a deleted match's primary key can be reused (SQLite, test rollbacks).
     if cached is not None and cached.version == match.version and cached.seed == match.seed:
         return cached
-    state = new_match(
-        Ruleset.from_dict(match.rules), seed=match.seed, deck=match.first_deck, fair=match.fair
-    )
+    state = first_state(match)
     # Up to the row's version only: a move committed after the row was read is not part of
     # the position the caller holds (and would make the two disagree).
     for action in match.actions.filter(seq__lte=match.version).order_by("seq"):

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import URLPattern, URLResolver, path
 
 from . import views
+from .lesson import views as lesson
 
 app_name = "games"
 
@@ -18,6 +19,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("local/<str:public_id>/restart", views.local_restart, name="local_restart"),
     path("local/<str:public_id>/order", views.local_order, name="local_order"),
     path("local/<str:public_id>/hint", views.local_hint, name="local_hint"),
+    path("lesson/", lesson.start, name="lesson"),
+    path("lesson/no-thanks", lesson.decline, name="lesson_decline"),
+    path("lesson/<str:public_id>/leave", lesson.leave, name="lesson_leave"),
     path("<str:public_id>/", views.table, name="table"),
     path("<str:public_id>/act", views.act, name="act"),
     path("<str:public_id>/hint", views.hint, name="hint"),

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -22,10 +21,22 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import arrange, guests, howto, local, presence, private, readers, replays, services, tips
+from games import (
+    access,
+    arrange,
+    guests,
+    howto,
+    local,
+    presence,
+    private,
+    readers,
+    replays,
+    services,
+    tips,
+)
 from games.ai import hint as bea_hint
 from games.forms import PRESET_NAMES, MoveForm, NewMatchForm
-from games.models import Match, PrivateTable, Seat, seats_with_players
+from games.models import Match, PrivateTable
 from games.readers import WATCHER, view_for
 from games.regions import REGIONS, render_regions, render_update, table_context
 from games.starts import TooManyMatches, admit, client_address
@@ -45,13 +56,18 @@ OTHER_TAB = gettext_lazy(
 )
 
 
+def _find(request: HtmxHttpRequest, public_id: str, kind: str | None = None) -> access.Asker:
+    """The match and who the sender is at it (``games.access``); no such match is a 404."""
+    asker = access.find(public_id, access.of_request(request), kind=kind)
+    if asker is None:
+        raise Http404(_("No such match."))
+    return asker
+
+
 def _get_match_for_player(request: HtmxHttpRequest, public_id: str) -> tuple[Match, int | None]:
-    """The match and the seat the sender holds in it (None when they hold none): by account,
-    or at a private table by the seat key this browser holds."""
-    match = get_object_or_404(
-        Match.objects.select_related("table").prefetch_related("seats__user"), public_id=public_id
-    )
-    return match, private.seat_for(match, request.user, request.COOKIES)
+    """The match and the seat the sender holds in it (None when they hold none)."""
+    asker = _find(request, public_id)
+    return asker.match, asker.seat
 
 
 ViewFn = Callable[..., HttpResponse]
@@ -59,17 +75,12 @@ ViewFn = Callable[..., HttpResponse]
 
 def login_or_guest_required(view: ViewFn) -> ViewFn:
     """``login_required``, except at a private table and at a guest's match against Bea,
-    whose players have no account (their key decides, in ``_get_match_for_player``)."""
+    whose players have no account (their key decides, in ``games.access``)."""
 
     @functools.wraps(view)
     def wrapped(request: HtmxHttpRequest, public_id: str, *args: Any, **kw: Any) -> HttpResponse:
-        if not request.user.is_authenticated:
-            open_to_guests = Match.objects.filter(
-                Q(kind=Match.Kind.PRIVATE) | Q(kind=Match.Kind.BEA, seats__kind=Seat.Kind.GUEST),
-                public_id=public_id,
-            )
-            if not open_to_guests.exists():
-                return redirect_to_login(request.get_full_path())
+        if not request.user.is_authenticated and not access.open_to_guests(public_id):
+            return redirect_to_login(request.get_full_path())
         return view(request, public_id, *args, **kw)
 
     return wrapped
@@ -77,7 +88,7 @@ def login_or_guest_required(view: ViewFn) -> ViewFn:
 
 def _hint_for(view: dict[str, Any]) -> dict[str, Any]:
     kinds = {a["type"] for a in view["legal_actions"]}
-    if not kinds or kinds == {"next_hand"}:
+    if kinds <= {"next_hand", "seed"}:
         return {"action": {}, "reason": _("There is nothing to decide right now.")}
     return bea_hint(view)
 
@@ -146,7 +157,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         match = services.running_bea_match(request.user)
     else:
         # A visitor without an account may have a match against Bea in this browser.
-        match = guests.running_match(guests.key_of(request))
+        match = guests.running_match(access.guest_key(request))
     if match is not None:
         running = _summary(match, request)
     return render(request, "home.html", {"form": NewMatchForm(), "running": running})
@@ -160,7 +171,7 @@ def how_to_play(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _summary(match: Match, request: HtmxHttpRequest) -> dict[str, Any] | None:
-    seat = private.seat_for(match, request.user, request.COOKIES)
+    seat = access.at(match, access.of_request(request)).seat
     if seat is None:
         return None
     view = view_for(match, seat)
@@ -178,11 +189,12 @@ def _summary(match: Match, request: HtmxHttpRequest) -> dict[str, Any] | None:
 
 @login_or_guest_required
 def table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    match, seat = _get_match_for_player(request, public_id)
+    asker = _find(request, public_id)
+    match, seat = asker.match, asker.seat
     if seat is None:
         if match.kind == Match.Kind.LOCAL:
             return redirect("games:local", public_id)
-        if readers.can_watch(match, request.user):
+        if asker.watcher:
             return _watch_response(request, match)
         if match.table is not None:
             # The invitation page says whether a seat is free, the table full or expired.
@@ -192,9 +204,7 @@ def table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     presence.seat_active(match, seat)
     wants_hint = bool(request.GET.get("hint")) and readers.hints_allowed(match)
     response = _table_response(request, match, seat, hint=wants_hint)
-    key = guests.key_of(request)
-    if key and not request.user.is_authenticated and guests.is_guest_match(match):
-        guests.set_cookie(response, request, key)  # renew it: the match is in use
+    access.renew(response, request, asker)  # a guest's key: the match is in use
     return response
 
 
@@ -230,7 +240,7 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
                 admit=admit(f"user:{user.pk}", None),
             )
         else:
-            key = guests.key_for(request)
+            key = access.guest_key(request) or access.new_key()
             match = guests.start(
                 key,
                 data["preset"],
@@ -238,7 +248,7 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
                 data["level"],
                 replace_running=data["confirm"],
                 previous=guests.owned(key, previous_id),
-                admit=admit(f"guest:{private.hash_key(key)}", client_address(request)),
+                admit=admit(f"guest:{access.hash_key(key)}", client_address(request)),
             )
     except services.BeaMatchRunning as running:
         context = {"form": form, "running": _summary(running.running, request)}
@@ -249,7 +259,7 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
         return response
     response = redirect("games:table", match.public_id)
     if key is not None:
-        guests.set_cookie(response, request, key)
+        access.keep_guest_key(response, request, key)
     return response
 
 
@@ -411,35 +421,19 @@ def resign(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 # --- Replays of finished hands (games.replays) -------------------------------------------------
 
 
-def _get_match_for_reader(request: HtmxHttpRequest, public_id: str) -> Match:
-    """The match, if the sender may read its table: a player (by account or seat key), the
-    owner of a pass-and-play match, or someone allowed to watch it. Anyone else gets a 404,
-    as if there were no such match."""
-    match = get_object_or_404(
-        Match.objects.select_related("table").prefetch_related(seats_with_players()),
-        public_id=public_id,
-    )
-    if (
-        private.seat_for(match, request.user, request.COOKIES) is None
-        and not local.owns(match, request)
-        and not readers.can_watch(match, request.user)
-    ):
-        raise Http404(_("No such match."))
-    return match
-
-
 @require_GET
 def replay(request: HtmxHttpRequest, public_id: str, hand: int) -> HttpResponse:
     """A finished hand, move by move, both hands face up, with Bea's notes (``?move=n``: the
     position after the hand's n-th action; 0, the deal). Links step through it without
-    JavaScript; with it, htmx swaps the stage and the arrow keys step (replay.js)."""
-    if (
-        not request.user.is_authenticated
-        and Match.objects.filter(public_id=public_id, kind=Match.Kind.LOBBY).exists()
-    ):
-        # As at the table: a lobby match is for signed-in watchers, so sign in first.
-        return redirect_to_login(request.get_full_path())
-    match = _get_match_for_reader(request, public_id)
+    JavaScript; with it, htmx swaps the stage and the arrow keys step (replay.js). For its
+    players, the owner of a pass-and-play match, and whoever may watch it."""
+    asker = _find(request, public_id)
+    if asker.nobody:
+        if not request.user.is_authenticated and asker.match.kind == Match.Kind.LOBBY:
+            # As at the table: a lobby match is for signed-in watchers, so sign in first.
+            return redirect_to_login(request.get_full_path())
+        raise Http404(_("No such match."))
+    match = asker.match
     try:
         review = replays.replay_of(match, hand)
     except replays.NoSuchHand:
@@ -477,7 +471,7 @@ def private_new(request: HtmxHttpRequest) -> HttpResponse:
     )
     response = redirect("games:private", table.token)
     if key is not None:
-        private.set_seat_cookie(response, request, table, key)
+        access.keep_seat_key(response, request, table, key)
     return response
 
 
@@ -496,19 +490,17 @@ def private_table(request: HtmxHttpRequest, token: str) -> HttpResponse:
     match = private.current_match(table) if table.expired_at is None else None
     if match is None:
         return _private_page(request, "private_expired", table, 410)
-    seat = private.seat_for(match, request.user, request.COOKIES)
-    if seat is not None:
-        response = _table_response(request, match, seat)
-        key = request.COOKIES.get(table.cookie_name)
-        if key and private.guest_seat(match, request.COOKIES) is not None:
-            private.set_seat_cookie(response, request, table, key)  # renew it
+    asker = access.at(match, access.of_request(request))
+    if asker.seat is not None:
+        response = _table_response(request, match, asker.seat)
+        access.renew(response, request, asker)
         return response
     if private.open_seat(match) is not None:
         # Taking the seat is a POST: link previews in chat apps open the link with GET.
         host = next(s.display_name for s in match.seats.all() if not s.is_open)
         form = private.GuestNameForm() if not request.user.is_authenticated else None
         return _private_page(request, "private_join", table, 200, match=match, host=host, form=form)
-    if readers.can_watch(match, request.user):
+    if asker.watcher:
         return _watch_response(
             request, match, notice=_("This table is full: both seats are taken. You are watching.")
         )
@@ -522,7 +514,7 @@ def private_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     match = private.current_match(table) if table.expired_at is None else None
     if match is None:
         return _private_page(request, "private_expired", table, 410)
-    if private.seat_for(match, request.user, request.COOKIES) is not None:
+    if access.at(match, access.of_request(request)).seat is not None:
         return redirect("games:private", token)
     user = cast("User", request.user) if request.user.is_authenticated else None
     form = private.GuestNameForm(request.POST) if user is None else None
@@ -537,7 +529,7 @@ def private_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
         return render(request, "games/refused.html", {"message": refused.message}, status=400)
     response = redirect("games:private", token)
     if key is not None:
-        private.set_seat_cookie(response, request, table, key)
+        access.keep_seat_key(response, request, table, key)
     return response
 
 
@@ -546,12 +538,10 @@ def private_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 def _get_local_match(request: HtmxHttpRequest, public_id: str) -> Match:
     """The owner's pass-and-play match; anyone else gets a 404, as if there were none."""
-    match = get_object_or_404(
-        Match.objects.prefetch_related("seats__user"), public_id=public_id, kind=Match.Kind.LOCAL
-    )
-    if not local.owns(match, request):
+    asker = _find(request, public_id, kind=Match.Kind.LOCAL)
+    if not asker.owner:
         raise Http404(_("No such match."))
-    return match
+    return asker.match
 
 
 def _private_response(response: HttpResponse) -> HttpResponse:
@@ -569,12 +559,12 @@ def local_new(request: HtmxHttpRequest) -> HttpResponse:
         status = 400 if request.method == "POST" else 200
         return render(request, "games/local_new.html", {"form": form}, status=status)
     data = form.cleaned_data
-    key, fresh = local.owner_key(request)
+    key, fresh = access.owner_key(request)
     owner = cast("User", request.user) if request.user.is_authenticated else None
     match = local.start(owner, key, data["first"], data["second"], data["preset"], data["target"])
     response = redirect("games:local", match.public_id)
     if owner is None and fresh:
-        local.set_owner_cookie(response, request, key)
+        access.keep_owner_key(response, request, key)
     return response
 
 

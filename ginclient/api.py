@@ -21,15 +21,30 @@ STREAM_TIMEOUT = 35.0
 MAX_WAIT = 60.0
 
 
+# The older fair scheme, where a seat's first move of a hand carries the seed that cuts the stock.
+CUT_SCHEME = "sha256-fisher-yates-1"
+
+
 def move_body(view: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
-    """The body of ``POST /matches/{id}/actions`` for ``action`` on ``view``: with a fresh
-    random seed of ours while this seat has not yet cut this hand's stock (docs/fairness.md)."""
+    """The body of ``POST /matches/{id}/actions`` for ``action`` on ``view``. A ``seed`` action
+    (the hand waits for our seed) gets a fresh random seed of ours, made here, never the
+    server's (docs/fairness.md); in a match of the older scheme, so does our first move of a
+    hand (it cuts the stock)."""
+    action = dict(action)
     body: dict[str, Any] = {"action": action, "version": view["version"]}
-    shuffle = view.get("shuffle")
+    if action.get("type") == "seed":
+        action.setdefault("seed", secrets.token_urlsafe(16))
+        return body
+    shuffle = view.get("shuffle") or {}
     seat = view.get("seat")
-    if shuffle and seat in (0, 1) and not shuffle["seeded"][seat]:
+    if shuffle.get("scheme") == CUT_SCHEME and seat in (0, 1) and not shuffle["seeded"][seat]:
         body["seed"] = secrets.token_urlsafe(16)
     return body
+
+
+def only_seed(legal: list[dict[str, Any]]) -> bool:
+    """Is all there is to do now sending our seed for the deal? (ginclient does it itself.)"""
+    return [a.get("type") for a in legal] == ["seed"]
 
 
 class ApiError(Exception):

@@ -43,6 +43,8 @@ def describe(action: dict[str, Any], view: dict[str, Any]) -> str:
         return "big gin!"
     if kind == "next_hand":
         return "deal the next hand"
+    if kind == "seed":
+        return "send our random seed for the deal"
     return str(action)
 
 
@@ -101,7 +103,11 @@ def render(match: dict[str, Any]) -> str:
         lines.append(f"Match over: {who} wins (net {settlement.get('net')}).")
     elif match.get("status") not in (None, "active"):
         lines.append(f"Match {match['status']}.")
-    if seat is not None and view.get("phase") not in ("hand_over", "match_over"):
+    shuffle = view.get("shuffle") or {}
+    if view.get("phase") == "shuffling":
+        waiting = [me if s == seat else them for s in shuffle.get("awaiting") or []]
+        lines.append(f"Shuffling: waiting for the seed of {' and '.join(waiting) or 'nobody'}.")
+    elif seat is not None and view.get("phase") not in ("hand_over", "match_over"):
         to_act = view.get("to_act")
         lines.append("Your turn." if to_act == seat else f"Waiting for {them}.")
     return "\n".join(lines)

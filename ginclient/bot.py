@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ginclient.api import ApiError, Client, move_body
+from ginclient.api import ApiError, Client, move_body, only_seed
 from ginclient.board import describe
 
 Choose = Callable[[dict[str, Any]], dict[str, Any]]
@@ -74,7 +74,9 @@ class Bot:
             legal = view.get("legal_actions") or []
             if not legal:
                 break
-            action = self.choose(view) if refusals < MAX_REFUSALS else legal[0]
+            # Our seed for the deal is ours to send, not the bot's choice (docs/fairness.md).
+            plain = only_seed(legal) or refusals >= MAX_REFUSALS
+            action = legal[0] if plain else self.choose(view)
             try:
                 match = self.client.post(f"/matches/{match['id']}/actions", move_body(view, action))
             except ApiError as refused:

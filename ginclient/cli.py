@@ -22,10 +22,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ginclient.api import ApiError, Client, move_body
+from ginclient.api import ApiError, Client, move_body, only_seed
 from ginclient.board import describe, menu, render, render_replay
 from ginclient.bot import Bot, load_choose
-from ginclient.verify import check
+from ginclient.verify import Verdict, check
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -304,15 +304,22 @@ def _verify(client: Client, args: argparse.Namespace, out: Out) -> int:
     for number in hands:
         verdict = check(client.get(f"/matches/{args.match}/hands/{number}/replay"))
         if verdict.ok:
-            out(
-                f"Hand {number}: verified. The deal, {verdict.cuts} cut(s) and "
-                f"{verdict.checked_draws} card(s) drawn from the stock are what the server "
-                "committed to."
-            )
+            out(f"Hand {number}: verified. {_verified(verdict)}")
         else:
             failed += 1
             out(f"Hand {number}: NOT verified: {'; '.join(verdict.problems)}.")
     return 1 if failed or not hands else 0
+
+
+def _verified(verdict: Verdict) -> str:
+    draws = f"{verdict.checked_draws} card(s) drawn from the stock"
+    if verdict.cuts:  # the older scheme: the players' seeds cut the stock
+        return f"The deal, {verdict.cuts} cut(s) and {draws} are what the server committed to."
+    seeds = ", ".join(verdict.seeds) or "none"
+    return (
+        f"The deal and {draws} come from the server seed it committed to and the players' "
+        f"seeds ({seeds}): check that yours is among them."
+    )
 
 
 def play_match(client: Client, match_id: str, out: Out, ask: Callable[[str], str]) -> int:
@@ -330,6 +337,10 @@ def play_match(client: Client, match_id: str, out: Out, ask: Callable[[str], str
             return 0
         view = match["view"]
         legal = view.get("legal_actions") or []
+        if match["seat"] is not None and only_seed(legal):
+            # The deal waits for our seed: a random one, made here (docs/fairness.md).
+            match = _send(client, match_id, view, legal[0], out)
+            continue
         if match["seat"] is not None and legal:
             for line in menu(view):
                 out(line)
@@ -342,13 +353,7 @@ def play_match(client: Client, match_id: str, out: Out, ask: Callable[[str], str
             if not choice.isdigit() or not 1 <= int(choice) <= len(legal):
                 out(f"Pick a number from 1 to {len(legal)}.")
                 continue
-            action = legal[int(choice) - 1]
-            try:
-                match = client.post(f"/matches/{match_id}/actions", move_body(view, action))
-                out(f"You: {describe(action, view)}")
-            except ApiError as refused:
-                out(f"Refused: {refused.message}")
-                match = client.get(f"/matches/{match_id}")
+            match = _send(client, match_id, view, legal[int(choice) - 1], out)
             continue
         out("Waiting for the other player...")
         for item in events:
@@ -356,6 +361,19 @@ def play_match(client: Client, match_id: str, out: Out, ask: Callable[[str], str
             if item.get("type") == "match" and data.get("match") == match_id and data.get("view"):
                 break
         match = client.get(f"/matches/{match_id}")
+
+
+def _send(
+    client: Client, match_id: str, view: dict[str, Any], action: dict[str, Any], out: Out
+) -> dict[str, Any]:
+    """Post one action; the match as it then stands (read again after a refusal)."""
+    try:
+        match = client.post(f"/matches/{match_id}/actions", move_body(view, action))
+        out(f"You: {describe(action, view)}")
+        return match  # type: ignore[no-any-return]
+    except ApiError as refused:
+        out(f"Refused: {refused.message}")
+        return client.get(f"/matches/{match_id}")  # type: ignore[no-any-return]
 
 
 COMMANDS: dict[str, Callable[[Client, argparse.Namespace, Out], int]] = {

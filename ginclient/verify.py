@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-SCHEME = "sha256-fisher-yates-1"
+SEEDED = "sha256-seeded-deal-2"
+CUT = "sha256-fisher-yates-1"  # matches made before the seeded deal
 CARDS = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"]
 
 
@@ -24,6 +25,8 @@ class Verdict:
     problems: list[str] = field(default_factory=list)
     checked_draws: int = 0
     cuts: int = 0
+    # The players' own seeds the deal came from (the seeded scheme): how many, and which.
+    seeds: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -60,14 +63,22 @@ def check(replay: dict[str, Any]) -> Verdict:
     if not fair:
         verdict.problems.append("this hand was not dealt by the provably fair shuffle")
         return verdict
-    if fair.get("scheme") != SCHEME:
+    if fair.get("scheme") not in (SEEDED, CUT):
         verdict.problems.append(f"unknown scheme {fair.get('scheme')!r}")
         return verdict
     server = str(fair.get("server_seed") or "")
     if hashlib.sha256(server.encode()).hexdigest() != fair.get("commitment"):
         verdict.problems.append("the server seed does not match the commitment")
         return verdict
-    deck = shuffle(CARDS, f"deck:{server}")
+    if fair["scheme"] == SEEDED:
+        seeds = [str(seed) for seed in fair.get("seeds") or []]
+        if len(seeds) != 2 or any(":" in seed for seed in seeds):
+            verdict.problems.append("the players' seeds are not two seeds")
+            return verdict
+        verdict.seeds = [seed for seed in seeds if seed]
+        deck = shuffle(CARDS, f"deal:{server}:{seeds[0]}:{seeds[1]}")
+    else:
+        deck = shuffle(CARDS, f"deck:{server}")
     moves = replay["moves"]
     dealer = replay["dealer"]
     deal = moves[0]
@@ -77,10 +88,17 @@ def check(replay: dict[str, Any]) -> Verdict:
             verdict.problems.append(f"seat {seat} was not dealt the committed cards")
     if deal["discard_pile"] != [deck[20]]:
         verdict.problems.append("the upcard is not the committed one")
-    stock = deck[21:]
-    cuts = {cut["move"]: cut for cut in fair.get("cuts") or []}
+    _walk(verdict, moves, deck[21:], server, fair.get("cuts") or [])
+    return verdict
+
+
+def _walk(
+    verdict: Verdict, moves: list[dict[str, Any]], stock: list[str], server: str, cuts: list[Any]
+) -> None:
+    """Every draw from the stock takes its top card (after the older scheme's cuts)."""
+    cut_at = {cut["move"]: cut for cut in cuts}
     for move in moves[1:]:
-        cut = cuts.get(move["index"])
+        cut = cut_at.get(move["index"])
         if cut is not None:
             stock = shuffle(stock, f"cut:{server}:{cut['seat']}:{cut['seed']}")
             verdict.cuts += 1
@@ -91,10 +109,9 @@ def check(replay: dict[str, Any]) -> Verdict:
                     f"move {move['index']}: {action.get('card')} was drawn, "
                     f"the stock's top was {stock[0] if stock else 'nothing'}"
                 )
-                return verdict
+                return
             stock = stock[1:]
             verdict.checked_draws += 1
         if move["stock_count"] != len(stock):
             verdict.problems.append(f"move {move['index']}: the stock does not add up")
-            return verdict
-    return verdict
+            return

@@ -22,6 +22,7 @@ import games.routing  # noqa: E402
 import lobby.routing  # noqa: E402
 from games.bea_turns import Resumer  # noqa: E402
 from games.outbox import sweeper  # noqa: E402
+from games.services import deal_overdue  # noqa: E402
 from ginsite.lanes import LanedASGIHandler  # noqa: E402
 from ginsite.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
 from ginsite.pushes import remember_server_loop  # noqa: E402
@@ -58,9 +59,11 @@ async def application(scope: Any, receive: Any, send: Any) -> Any:
 
 
 # Every server process delivers what a process that died after its commit never announced,
-# and plays Bea's turns that a process died holding.
+# plays Bea's turns that a process died holding, and deals the hands whose wait for the
+# players' seeds is over (docs/fairness.md).
 if settings.OUTBOX_SWEEP:
     sweeper.jobs.append(Resumer())
+    sweeper.jobs.append(deal_overdue)
     sweeper.start()
 
 # A server process lives long, and what its imports built (143,000 objects) lives as long: the

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import readers
+from games import access, readers
 from games.events import MatchChanged
 from games.models import Match
 from ginsite.apikit import api_time
@@ -131,7 +131,7 @@ def match_changed(change: MatchChanged, match: Match | None = None) -> None:
     payload = match_json(change)
     entries = []
     for user_id in set(change.players):
-        seat = readers.seat_of_account(match, user_id) if match is not None else None
+        seat = access.seat_of_account(match, user_id) if match is not None else None
         delivered = None
         if match is not None and seat is not None:
             view = readers.view_for(match, seat)

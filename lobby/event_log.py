@@ -22,8 +22,7 @@ from django.db import transaction
 from django.db.models import Exists, Max, Min, OuterRef
 from django.utils import timezone
 
-from games import readers
-from games.models import Match, seats_with_players
+from games import access, readers
 from ginsite.apikit import api_time
 from ginsite.pushes import group_send_after_commit
 from lobby import idempotency
@@ -234,16 +233,11 @@ def deliver(user: AbstractBaseUser, events: list[PlayerEvent]) -> list[dict[str,
             else:
                 if public_id not in views:
                     views[public_id] = None
-                    match = (
-                        Match.objects.filter(public_id=public_id)
-                        .prefetch_related(seats_with_players())
-                        .first()
-                    )
-                    seat = readers.seat_of(match, user) if match else None
-                    if match is not None and seat is not None:
-                        views[public_id] = readers.view_for(match, seat)
-                        data["seat"] = seat
-                        data["status"] = match.status
+                    asker = access.find(public_id, access.of_account(user))
+                    if asker is not None and asker.seat is not None:
+                        views[public_id] = readers.view_for(asker.match, asker.seat)
+                        data["seat"] = asker.seat
+                        data["status"] = asker.match.status
                 data["view"] = views[public_id]
                 data["superseded"] = False
         out.append(_as_delivered(event, data))

@@ -9,7 +9,7 @@ from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from games import guests
+from games import access, guests
 from ginsite.pushes import credentials_ended
 from lobby.language import set_language_cookie
 from lobby.models import ensure_profile
@@ -40,7 +40,7 @@ def _adopt_guest_matches(sender: Any, request: HttpRequest, user: Any, **kwargs:
     # Whoever played Bea in this browser without an account and now signs up from it keeps
     # those matches, and so their statistics (counted from the seats).
     if request is not None:
-        guests.adopt(guests.key_of(request), user)
+        guests.adopt(access.guest_key(request), user)
 
 
 # What a change to an account ends. A new password (changed, or the same one salted anew to

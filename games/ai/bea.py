@@ -441,7 +441,8 @@ def decide(view: dict[str, Any], style: Style, rng: random.Random) -> dict[str, 
     if not legal:
         raise ValueError("there is nothing to do in this view: legal_actions is empty")
     phase = view["phase"]
-    if phase in ("hand_over", "match_over"):
+    # Between hands, and before a deal (a seed without one of its own: none).
+    if phase in ("hand_over", "match_over", "shuffling"):
         return legal[0]
     known = knowledge.read(view)
     if phase == "upcard_offer":

@@ -1,17 +1,21 @@
-"""A provably fair shuffle: commit, let the players cut, reveal (docs/fairness.md).
+"""A provably fair deal: commit, let the players seed it, reveal (docs/fairness.md).
 
-For each hand the server has a secret *server seed*, derived from the match's secret seed, and
-publishes its SHA-256 (the *commitment*) when the hand is dealt. The deck is a Fisher-Yates
-shuffle driven by SHA-256 of the server seed. Each player may then contribute a seed of their
-own with their first action of the hand: the cards still in the stock at that moment are
-shuffled again by SHA-256 of the server seed, the seat and that seed (a *cut*). When the hand
-is over the server seed is revealed, and anyone can recompute the deal, every cut and every
-card drawn from the stock, and check the server seed against the commitment.
+For each hand the server has a secret *server seed*, derived from the match's secret and the
+hand's number, and publishes its SHA-256 (the *commitment*) before the hand is dealt. In the
+scheme of today (``SEEDED``) the hand then waits for a seed from each player, and the whole
+deck (both hands, the upcard and the stock) is a Fisher-Yates shuffle driven by SHA-256 of the
+server seed and both players' seeds. When the hand is over the server seed is revealed, and
+anyone can recompute the deal and every card drawn from the stock, and check the server seed
+against the commitment.
 
-The server cannot change the deck once it has committed; neither it nor anyone else can know
-the order of the stock before both players have had their say; and no player can steer it,
-as the server seed is secret until the hand is over. Everything here is plain SHA-256 on
-UTF-8 text, so a browser or a ten-line script can re-implement it.
+The server cannot change its part once it has committed, and it committed before any player's
+seed for the hand was fixed, so it cannot try secrets until a deal suits it; no player can
+steer the deal, as the server seed is secret until the hand is over. Everything here is plain
+SHA-256 on UTF-8 text, so a browser or a short script can re-implement it.
+
+Matches made earlier keep the scheme they were dealt with: ``CUT`` (``sha256-fisher-yates-1``:
+the deck from the server seed alone, each player's first move cutting the stock) or none at
+all (``NONE``: ``state.shuffled_deck``).
 """
 
 from __future__ import annotations
@@ -23,14 +27,18 @@ from collections.abc import Iterator, Sequence
 
 from .cards import ALL_CARDS
 
-SCHEME = "sha256-fisher-yates-1"
-# What a player's seed may be: short, printable, no separator of the keys below.
+# Which provably fair scheme deals a match's hands (``MatchState.fair``).
+NONE, CUT, SEEDED = 0, 1, 2
+SCHEMES = {CUT: "sha256-fisher-yates-1", SEEDED: "sha256-seeded-deal-2"}
+SCHEME = SCHEMES[SEEDED]
+# What a player's seed may be: short, printable, no separator of the keys below (":").
 PLAYER_SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def server_seed(secret: int | str, hand_number: int) -> str:
     """The server seed of one hand: HMAC-SHA256 of ``gin/server-seed/<hand>`` keyed with the
-    match's secret, as 64 hex digits. Revealing one hand's seed tells nothing of another's."""
+    match's secret (``str(secret)`` in UTF-8), as 64 hex digits. Revealing one hand's seed
+    tells nothing of another's."""
     message = f"gin/server-seed/{hand_number}".encode()
     return hmac.new(str(secret).encode(), message, hashlib.sha256).hexdigest()
 
@@ -72,15 +80,28 @@ def shuffle(cards: Sequence[str], key: str) -> list[str]:
     return out
 
 
+def deal_key(seed: str, player_seeds: Sequence[str]) -> str:
+    """The key that shuffles a hand of the seeded scheme:
+    ``deal:<server seed>:<seed of seat 0>:<seed of seat 1>``, "" for a seat that sent none."""
+    first, second = player_seeds
+    return f"deal:{seed}:{first}:{second}"
+
+
+def seeded_deck(seed: str, player_seeds: Sequence[str]) -> list[str]:
+    """The deck of a hand of the seeded scheme: the 52 codes in the engine's order (A-K of
+    clubs, diamonds, hearts, spades), shuffled with ``deal_key``."""
+    return shuffle(ALL_CARDS, deal_key(seed, player_seeds))
+
+
 def deck(seed: str) -> list[str]:
-    """The deck a server seed deals: the 52 codes in the engine's order (A-K of clubs,
-    diamonds, hearts, spades), shuffled with the key ``deck:<server seed>``."""
+    """The deck of a hand of the ``CUT`` scheme: the 52 codes shuffled with the key
+    ``deck:<server seed>`` (the server seed alone)."""
     return shuffle(ALL_CARDS, f"deck:{seed}")
 
 
 def cut(stock: Sequence[str], seed: str, seat: int, player_seed: str) -> list[str]:
-    """The stock after ``seat`` contributed ``player_seed``: shuffled with the key
-    ``cut:<server seed>:<seat>:<player seed>``."""
+    """The ``CUT`` scheme: the stock after ``seat`` contributed ``player_seed``, shuffled with
+    the key ``cut:<server seed>:<seat>:<player seed>``."""
     return shuffle(stock, f"cut:{seed}:{seat}:{player_seed}")
 
 

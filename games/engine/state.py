@@ -2,113 +2,44 @@
 
 A state is immutable; ``apply`` returns a new one or raises ``IllegalAction`` and leaves the old
 one as it was. Every hand's deck comes from the match seed (or, for the first hand, from a deck
-passed in), so a match is fully determined by its rules, its seed or deck, and its actions.
+passed in) and, in the provably fair scheme of today, the players' seeds sent as actions, so a
+match is fully determined by its rules, its seed or deck, and its actions.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
 from typing import Any
 
 from . import fair as fairness
 from .cards import ALL_CARDS, INDEX, is_card, mask_of
+from .deal import cut_stock, deal, hand_is_fair, shuffled_deck, start_hand, take_seed, validate_deck
+from .match import MatchState, replace
 from .melds import arrangement_of_mask, deadwood_of_mask, discard_deadwoods_of_mask
 from .rules import IllegalAction, Ruleset, score_hand
 
-PHASES = ("upcard_offer", "draw", "discard", "hand_over", "match_over")
-ACTION_TYPES = ("take_upcard", "pass", "draw", "discard", "knock", "gin", "big_gin", "next_hand")
+__all__ = [
+    "MatchState",
+    "apply",
+    "hand_is_fair",
+    "legal_actions",
+    "new_match",
+    "settle",
+    "shuffled_deck",
+]
 
-
-@dataclass(frozen=True)
-class MatchState:
-    """Everything about a match, secrets included. Clients only ever see ``player_view``."""
-
-    rules: Ruleset
-    seed: int | str
-    first_deck: tuple[str, ...] | None
-    hand_number: int
-    dealer: int
-    phase: str
-    to_act: int | None
-    hands: tuple[tuple[str, ...], tuple[str, ...]]
-    stock: tuple[str, ...]
-    discard: tuple[str, ...]
-    upcard_passes: int = 0
-    stock_only: bool = False
-    taken_from_discard: str | None = None
-    known: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
-    scores: tuple[int, int] = (0, 0)
-    hands_won: tuple[int, int] = (0, 0)
-    last_hand: dict[str, Any] | None = None
-    history: tuple[dict[str, Any], ...] = ()
-    settlement: dict[str, Any] | None = None
-    moves: tuple[dict[str, Any], ...] = ()
-    version: int = 0
-    # The provably fair shuffle (``fair``): hands dealt from committed server seeds, the
-    # stock cut by each player's seed; ``seeded`` holds the seeds of this hand so far.
-    fair: bool = False
-    seeded: tuple[str | None, str | None] = (None, None)
-
-    @property
-    def non_dealer(self) -> int:
-        return 1 - self.dealer
-
-
-def replace(state: MatchState, **changes: Any) -> MatchState:
-    """``dataclasses.replace`` without its per-field checks: a move makes one of these and
-    self-play makes millions, so the copy must be cheap."""
-    fresh = object.__new__(MatchState)
-    fields = state.__dict__.copy()
-    fields.update(changes)
-    object.__setattr__(fresh, "__dict__", fields)
-    return fresh
-
-
-def shuffled_deck(seed: int | str, hand_number: int) -> list[str]:
-    """The deck of a given hand, derived from the match seed alone."""
-    deck = list(ALL_CARDS)
-    random.Random(f"gin:{seed}:{hand_number}").shuffle(deck)
-    return deck
-
-
-def hand_is_fair(state: MatchState) -> bool:
-    """Was this hand dealt by the provably fair shuffle? (A stacked first deck never is.)"""
-    return state.fair and not (state.hand_number == 1 and state.first_deck is not None)
-
-
-def _deck_of_hand(state: MatchState, hand_number: int) -> list[str]:
-    if state.fair:
-        return fairness.deck(fairness.server_seed(state.seed, hand_number))
-    return shuffled_deck(state.seed, hand_number)
-
-
-def _validate_deck(deck: list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    if len(deck) != 52 or not all(is_card(c) for c in deck) or len(set(deck)) != 52:
-        raise ValueError("a stacked deck must hold each of the 52 card codes exactly once")
-    return tuple(deck)
-
-
-def _deal(state: MatchState, deck: list[str] | tuple[str, ...]) -> MatchState:
-    hands: list[tuple[str, ...]] = [(), ()]
-    hands[1 - state.dealer] = tuple(deck[0:10])
-    hands[state.dealer] = tuple(deck[10:20])
-    # Without the upcard offer, the non-dealer simply opens with a draw from either pile.
-    return replace(
-        state,
-        phase="upcard_offer" if state.rules.upcard_offer else "draw",
-        to_act=1 - state.dealer,
-        hands=(hands[0], hands[1]),
-        discard=(deck[20],),
-        stock=tuple(deck[21:]),
-        upcard_passes=0,
-        stock_only=False,
-        taken_from_discard=None,
-        known=(frozenset(), frozenset()),
-        last_hand=None,
-        moves=(),
-        seeded=(None, None),
-    )
+# "shuffling": a hand of the seeded scheme waits for the players' seeds before it is dealt.
+PHASES = ("shuffling", "upcard_offer", "draw", "discard", "hand_over", "match_over")
+ACTION_TYPES = (
+    "seed",
+    "take_upcard",
+    "pass",
+    "draw",
+    "discard",
+    "knock",
+    "gin",
+    "big_gin",
+    "next_hand",
+)
 
 
 def new_match(
@@ -116,19 +47,25 @@ def new_match(
     seed: int | str | None = None,
     deck: list[str] | tuple[str, ...] | None = None,
     *,
-    fair: bool = False,
+    fair: int = fairness.NONE,
+    seeders: tuple[int, ...] = (0, 1),
 ) -> MatchState:
     """A new match, first hand dealt (seat 1 deals, seat 0 acts first).
 
     Every hand's shuffle derives from ``seed``; ``deck`` stacks the first hand instead
     (``deck[0:10]`` to the non-dealer, ``deck[10:20]`` to the dealer, ``deck[20]`` turned up,
-    the rest the stock, top first). ``fair``: every hand is dealt by the provably fair
-    shuffle of ``games.engine.fair`` from a server seed derived from ``seed``, and a seat's
-    first action of a hand may carry a ``"seed"`` of its own that cuts the stock.
+    the rest the stock, top first). ``fair``, a scheme of ``games.engine.fair``: with
+    ``fair.SEEDED`` each hand (after a stacked first one, from the second) waits in the
+    "shuffling" phase for a ``{"type": "seed"}`` action from each seat in ``seeders``, and is
+    dealt from the server seed of the hand (derived from ``seed``; "0" when only a deck is
+    given) and those seeds; with ``fair.CUT`` (older matches) the deck comes from the server
+    seed alone and a seat's first action of a hand may carry a ``"seed"`` that cuts the stock.
     """
     if seed is None and deck is None:
         raise ValueError("new_match needs a seed or a deck: the engine draws no randomness itself")
-    first = _validate_deck(deck) if deck is not None else None
+    if not set(seeders) <= {0, 1}:
+        raise ValueError("seeders are seats: 0 and 1")
+    first = validate_deck(deck) if deck is not None else None
     state = MatchState(
         rules=rules,
         seed=seed if seed is not None else 0,
@@ -140,9 +77,12 @@ def new_match(
         hands=((), ()),
         stock=(),
         discard=(),
-        fair=fair,
+        fair=int(fair),
+        seeders=tuple(sorted(set(seeders))),
     )
-    return _deal(state, first if first is not None else _deck_of_hand(state, 1))
+    if first is not None:
+        return deal(state, first)
+    return start_hand(state)
 
 
 # --- Reading actions --------------------------------------------------------------------------
@@ -188,6 +128,10 @@ def apply(state: MatchState, seat: int, action: dict[str, Any]) -> MatchState:
         raise IllegalAction("A seed is 1 to 64 letters, digits, '-' or '_'.")
     if state.phase == "match_over":
         raise IllegalAction("The match is over.")
+    if kind == "seed":
+        return take_seed(state, seat, action)
+    if state.phase == "shuffling":
+        raise IllegalAction("The cards are not dealt yet: the deal waits for the players' seeds.")
     if kind == "next_hand":
         if state.phase != "hand_over":
             raise IllegalAction("The hand is still being played.")
@@ -196,28 +140,13 @@ def apply(state: MatchState, seat: int, action: dict[str, Any]) -> MatchState:
         raise IllegalAction("The hand is over: start the next hand.")
     if state.to_act != seat:
         raise IllegalAction("It is not your turn.")
-    if "seed" in action:
-        state = _cut(state, seat, action["seed"])
+    if "seed" in action and state.fair == fairness.CUT:
+        state = cut_stock(state, seat, action["seed"])
     if state.phase == "upcard_offer":
         return _upcard_offer(state, seat, kind)
     if state.phase == "draw":
         return _draw(state, seat, kind, action)
     return _discard_phase(state, seat, kind, action)
-
-
-def _cut(state: MatchState, seat: int, seed: str) -> MatchState:
-    """The seat's own seed cuts the stock, if it is the seat's first of this fair hand (a
-    later one, or one in a hand that is not fair, changes nothing)."""
-    if not hand_is_fair(state) or state.seeded[seat] is not None:
-        return state
-    server = fairness.server_seed(state.seed, state.hand_number)
-    seeded = list(state.seeded)
-    seeded[seat] = seed
-    return replace(
-        state,
-        stock=tuple(fairness.cut(state.stock, server, seat, seed)),
-        seeded=(seeded[0], seeded[1]),
-    )
 
 
 def _moved(state: MatchState, seat: int, kind: str, **details: Any) -> dict[str, Any]:
@@ -428,7 +357,7 @@ def _next_hand(state: MatchState) -> MatchState:
         dealer=dealer,
         version=state.version + 1,
     )
-    return _deal(moved, _deck_of_hand(state, number))
+    return start_hand(moved)
 
 
 def settle(state: MatchState) -> dict[str, Any]:
@@ -462,6 +391,10 @@ def settle(state: MatchState) -> dict[str, Any]:
 
 def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     """Every action ``seat`` may take now, ``[]`` when it is not this seat's move."""
+    if state.phase == "shuffling":
+        # A template: the seat adds ``"seed"`` of its own (without it, it sends none).
+        awaited = seat in state.seeders and state.seeded[seat] is None
+        return [{"type": "seed"}] if awaited else []
     if state.phase == "hand_over":
         return [{"type": "next_hand"}]
     if state.to_act != seat or state.phase == "match_over":

@@ -92,14 +92,20 @@ def spectator_view(state: MatchState) -> dict[str, Any]:
 
 
 def shuffle_view(state: MatchState) -> dict[str, Any] | None:
-    """What everyone may know of this hand's provably fair shuffle while it is played: the
-    server's commitment and which seats have cut the stock (never a seed). None when the
-    hand was not dealt that way."""
+    """What everyone may know of this hand's provably fair deal while it is played: the
+    server's commitment, which seats have sent a seed of their own (never a seed) and, while
+    the hand is shuffled, whose seed the deal still waits for. None when the hand is not
+    dealt that way."""
     if not hand_is_fair(state):
         return None
-    return {
-        "scheme": fair.SCHEME,
+    shown: dict[str, Any] = {
+        "scheme": fair.SCHEMES[state.fair],
         "hand_number": state.hand_number,
         "commitment": fair.commitment(fair.server_seed(state.seed, state.hand_number)),
-        "seeded": [s is not None for s in state.seeded],
+        # Under SEEDED "" is a seat that sent none: it has no seed of its own in the deal.
+        "seeded": [bool(s) if state.fair == fair.SEEDED else s is not None for s in state.seeded],
     }
+    if state.fair == fair.SEEDED:
+        shown["seeders"] = list(state.seeders)
+        shown["awaiting"] = [s for s in (0, 1) if state.seeded[s] is None]
+    return shown

@@ -1,8 +1,10 @@
 // "Verify this shuffle" on a replay: recompute the hand's deck in this browser from the revealed
 // server seed and the players' seeds (docs/fairness.md), check it against the commitment the
-// server published before the hand, then against the deal and every card drawn from the stock.
+// server published before the seeds, then against the deal and every card drawn from the stock.
 // Written from the document alone, with the browser's own SHA-256 (crypto.subtle), so it trusts
-// nothing of the server's code.
+// nothing of the server's code. Two schemes: "sha256-seeded-deal-2" (the deck from the server
+// seed and both players' seeds) and, for older matches, "sha256-fisher-yates-1" (the deck from
+// the server seed, the stock cut by each player's seed).
 (function () {
   "use strict";
 
@@ -60,10 +62,22 @@
     return a.slice().sort().join(" ") === b.slice().sort().join(" ");
   }
 
+  var SEEDED = "sha256-seeded-deal-2", CUT = "sha256-fisher-yates-1";
+
+  // The key the deck is shuffled with: the server seed and both seats' seeds ("" for none).
+  function deckKey(fair) {
+    if (fair.scheme === CUT) return "deck:" + fair.server_seed;
+    var seeds = fair.seeds || [];
+    if (seeds.length !== 2 || seeds.some(function (s) { return String(s).indexOf(":") >= 0; })) {
+      throw ["the players' seeds are not two seeds"];
+    }
+    return "deal:" + fair.server_seed + ":" + seeds[0] + ":" + seeds[1];
+  }
+
   // Resolves to a list of problems: empty when everything matches.
   function check(replay) {
     var fair = replay.shuffle, problems = [];
-    if (!fair || fair.scheme !== "sha256-fisher-yates-1") {
+    if (!fair || (fair.scheme !== SEEDED && fair.scheme !== CUT)) {
       return Promise.resolve(["this hand was not dealt by the provably fair shuffle"]);
     }
     var server = fair.server_seed, moves = replay.moves, dealer = replay.dealer;
@@ -71,7 +85,7 @@
     (fair.cuts || []).forEach(function (cut) { cuts[cut.move] = cut; });
     return sha256(server).then(function (digest) {
       if (hex(digest) !== fair.commitment) throw ["the server seed does not match the commitment"];
-      return shuffle(CARDS, "deck:" + server);
+      return shuffle(CARDS, deckKey(fair));
     }).then(function (deck) {
       var deal = moves[0];
       if (!sameCards(deal.hands[1 - dealer], deck.slice(0, 10)) ||

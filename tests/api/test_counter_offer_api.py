@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from games.models import Match
 from lobby import services
 from lobby.models import Block, Challenge
 from tests.lobby.lobby_helpers import age_challenge, lobby_matches, online
+from tests.seeds import deal
 
 from .conftest import Api, body
 
@@ -85,9 +87,11 @@ def test_accepting_the_counter_starts_the_match_with_its_rules(alice_api: Api, b
     assert started["challenge"]["counter"]["match"] == started["match"]
     match = body(alice_api.get(f"/matches/{started['match']}"))
     assert match["rules"]["name"] == "classic" and match["rules"]["target"] == 250
-    # bob proposed, so bob plays first, as a challenger does.
+    # bob proposed, so bob plays first, as a challenger does (once both seeds dealt the hand).
     assert match["seat"] == 1
+    deal(Match.objects.get(public_id=started["match"]))
     assert body(bob_api.get(f"/matches/{started['match']}"))["your_turn"] is True
+    assert body(alice_api.get(f"/matches/{started['match']}"))["your_turn"] is False
 
 
 @pytest.mark.parametrize("second", ["accept-counter", "accept"])

@@ -22,10 +22,14 @@ from lobby import api as lobby_api
 from lobby import event_log, presence, stream
 from lobby.models import PlayerEvent, Presence
 from tests.games.live_helpers import lobby_match
+from tests.games.test_replay import DECK
 from tests.lobby.lobby_helpers import online
 
 from .conftest import Api, body, token_for
 from .streams import NdjsonStream
+
+# Matches whose first hand is stacked (``DECK``) are dealt at once, without waiting for the
+# players' seeds (docs/fairness.md): these tests count a match's versions from its first move.
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -112,7 +116,7 @@ async def test_a_stream_may_do_without_presence(alice, bob, monkeypatch):
 
 
 def test_match_events_carry_each_seat_its_own_view(alice_api: Api, bob_api: Api, alice, bob):
-    match = lobby_match(alice, bob)
+    match = lobby_match(alice, bob, DECK)
     alice_api.post(
         f"/matches/{match.public_id}/actions", {"action": {"type": "pass"}, "version": 0}
     )
@@ -133,7 +137,7 @@ def test_match_events_carry_each_seat_its_own_view(alice_api: Api, bob_api: Api,
 
 
 def test_since_returns_only_what_was_missed(alice_api: Api, alice, bob):
-    match = lobby_match(alice, bob)
+    match = lobby_match(alice, bob, DECK)
     for version, seat_api in enumerate((alice_api, Api(token_for(bob)))):
         seat_api.post(
             f"/matches/{match.public_id}/actions",
@@ -178,7 +182,7 @@ def _auth(token: str) -> list[tuple[bytes, bytes]]:
 async def test_the_ndjson_stream_catches_up_then_goes_live(alice, bob, monkeypatch):
     monkeypatch.setattr(lobby_api, "KEEPALIVE_SECONDS", 0.5)
     token = await sync_to_async(token_for)(alice)
-    match = await sync_to_async(lobby_match)(alice, bob)
+    match = await sync_to_async(lobby_match)(alice, bob, DECK)
     alice_api = Api(token)
     await sync_to_async(alice_api.post)(
         f"/matches/{match.public_id}/actions", {"action": {"type": "pass"}, "version": 0}
@@ -237,7 +241,7 @@ def _socket(query: str = "", headers: list[tuple[bytes, bytes]] = ()) -> Websock
 @pytest.mark.asyncio
 async def test_the_websocket_with_a_token_and_no_origin(alice, bob):
     token = await sync_to_async(token_for)(alice)
-    match = await sync_to_async(lobby_match)(alice, bob)
+    match = await sync_to_async(lobby_match)(alice, bob, DECK)
     comm = _socket("since=0", _auth(token))
     connected, _ = await comm.connect()
     assert connected
@@ -439,7 +443,7 @@ async def test_a_move_reaches_the_opponents_socket_with_its_view_and_no_read(ali
     a read would have given (their own cards only)."""
     from games import services
 
-    match = await sync_to_async(lobby_match)(alice, bob)
+    match = await sync_to_async(lobby_match)(alice, bob, DECK)
     token = await sync_to_async(token_for)(bob)
     comm = _socket(f"token={token}&presence=false")
     assert (await comm.connect())[0]

@@ -21,7 +21,7 @@ from ginclient.verify import check
 from lobby import api as lobby_api
 from tests.browser.live_asgi import serve
 from tests.games.live_helpers import lobby_match
-from tests.games.test_fair_shuffle import play_out, second_hand
+from tests.games.test_fair_shuffle import play_out, second_hand, seed
 from tests.games.test_replay import DECK, FIRST_HAND, play
 
 from .conftest import token_for
@@ -154,11 +154,14 @@ def test_it_verifies_each_finished_hands_shuffle(server: str, alice, bob):
     match = second_hand(alice, bob)  # hand 1 stacked (not provably fair), hand 2 fair
     base = ["--server", server, "--token", token_for(alice)]
     lines: list[str] = []
-    play_out(match, {0: "alice-cuts", 1: "bob-cuts"}, random.Random(4))
+    seed(match, 0, "alice-seed")
+    seed(match, 1, "bob-seed")
+    play_out(match, random.Random(4))
     assert main([*base, "verify", match.public_id, "--hand", "2"], out=lines.append) == 0
     assert lines[-1] == (
-        "Hand 2: verified. The deal, 2 cut(s) and "
-        f"{_stock_draws(match, 2)} card(s) drawn from the stock are what the server committed to."
+        f"Hand 2: verified. The deal and {_stock_draws(match, 2)} card(s) drawn from the stock "
+        "come from the server seed it committed to and the players' seeds (alice-seed, "
+        "bob-seed): check that yours is among them."
     )
     lines.clear()
     # The whole match: hand 1 was stacked by the test, and cannot be checked.
@@ -184,13 +187,17 @@ def test_a_bot_plays_bea(server: str, alice, quick_bea: None):
     assert len(bot.finished) == 1
     assert bot.results[0]["status"] == "finished"
     assert any("match finished" in line for line in said)
-    # The bot cut the stock of every hand it played with a random seed of its own, and each
-    # finished hand checks out.
+    # Every hand it played was dealt from a random seed of the bot's own (Bea sends none),
+    # and each finished hand checks out.
     match = bot.results[0]
+    seeds = set()
     for hand in match["view"]["history"]:
         replay = client.get(f"/matches/{match['id']}/hands/{hand['hand_number']}/replay")
-        assert [cut["seat"] for cut in replay["shuffle"]["cuts"]] == [0]
+        mine, beas = replay["shuffle"]["seeds"]
+        assert len(mine) >= 16 and beas == ""
+        seeds.add(mine)
         assert check(replay).ok
+    assert len(seeds) == len(match["view"]["history"])  # fresh for each hand
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,6 +7,7 @@ import pytest
 from games.models import Action
 from lobby.models import IdempotencyRecord, Seek
 from tests.games.live_helpers import lobby_match
+from tests.seeds import deal
 
 from .conftest import Api, body, token_for
 
@@ -15,14 +16,15 @@ pytestmark = pytest.mark.django_db
 
 def test_a_repeated_key_returns_the_first_answer(alice_api: Api, alice, bob):
     match = lobby_match(alice, bob)
+    version = deal(match).version
     path = f"/matches/{match.public_id}/actions"
-    move = {"action": {"type": "pass"}, "version": 0}
+    move = {"action": {"type": "pass"}, "version": version}
     first = alice_api.post(path, move, headers={"Idempotency-Key": "move-1"})
     second = alice_api.post(path, move, headers={"Idempotency-Key": "move-1"})
     assert first.status_code == second.status_code == 200
     assert first.content == second.content
     assert second["Idempotent-Replayed"] == "true"
-    assert Action.objects.filter(match=match).count() == 1
+    assert Action.objects.filter(match=match).count() == version + 1
     # Without the key the same request is a repeat the version check refuses.
     assert alice_api.post(path, move).status_code == 409
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from games.models import Match
 from lobby import services
 from lobby.models import Challenge, Seek
 from tests.lobby.lobby_helpers import age_challenge, online
+from tests.seeds import deal
 
 from .conftest import Api, body
 
@@ -101,7 +103,12 @@ def test_accepting_starts_the_match(alice_api: Api, bob_api: Api, bob):
     assert started["challenge"]["status"] == "accepted"
     assert started["challenge"]["match"] == started["match"]
     match = body(alice_api.get(f"/matches/{started['match']}"))
+    # The first hand waits for both seeds (docs/fairness.md): alice's is awaited.
     assert match["seat"] == 0 and match["your_turn"] is True
+    assert match["view"]["phase"] == "shuffling"
+    deal(Match.objects.get(public_id=started["match"]))
+    match = body(alice_api.get(f"/matches/{started['match']}"))
+    assert match["view"]["to_act"] == 0 and match["your_turn"] is True
 
 
 def test_only_the_challenged_player_accepts_or_declines(alice_api: Api, carol_api: Api, bob):

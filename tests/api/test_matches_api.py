@@ -185,14 +185,18 @@ def test_bea_replies_to_an_api_move_without_any_get(alice_api: Api, quick_bea: N
     started = body(response)
     assert started["kind"] == "bea" and started["seats"][1]["kind"] == "bea"
     view = started["view"]
-    assert view["to_act"] == 0
+    # The deal waits for Alice's seed alone (Bea sends none): her seed deals the hand.
+    assert view["phase"] == "shuffling" and view["shuffle"]["awaiting"] == [0]
+    seeded = body(act(alice_api, started["id"], {"type": "seed", "seed": "alices"}, 0))
+    view = seeded["view"]
+    assert view["to_act"] == 0 and view["version"] == 1
     # Pass the upcard; the answer is the move itself, and Bea's reply follows on the server.
     answer = body(act(alice_api, started["id"], {"type": "pass"}, view["version"]))
-    assert answer["view"]["version"] == 1
+    assert answer["view"]["version"] == 2
     assert bea_turns.worker.wait_idle(30)
     # Read from the database, not through the API: nothing but her turn moved her.
     version, status = _version_of(started["id"])
-    assert version >= 2 and status == "active"
+    assert version >= 3 and status == "active"
     state = load_state(Match.objects.get(public_id=started["id"]))
     assert state.to_act == 0  # her turn is over: Alice's draw (or Alice's upcard offer)
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+
+from ginclient.verify import check
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -104,10 +107,19 @@ def test_it_plays_a_whole_hand_against_bea(base: str, page: Page) -> None:
 
     page.get_by_label("Play to").select_option("50")
     page.get_by_label("Easy: plays what is in front of her").check()
-    page.get_by_role("button", name="Start the match").click()
+    with page.expect_response(
+        lambda r: re.search(r"/games/[^/]+/$", r.url) is not None and r.request.method == "GET"
+    ) as first_page:
+        page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(base + "/games/*/")
     page.wait_for_function("window.htmx !== undefined")
     table_url = page.url
+    # The table came with the commitment, before any card or seed: the page then sent its
+    # own seed at once, and the hand was dealt (docs/fairness.md).
+    shown = first_page.value.text()
+    assert "Shuffling: sending your seed…" in shown and 'value="seed"' in shown
+    committed = re.search(r'<abbr title="([0-9a-f]{64})">', shown)
+    assert committed, "the first page shows the commitment"
 
     reloaded = False
     moves = 0
@@ -138,23 +150,37 @@ def test_it_plays_a_whole_hand_against_bea(base: str, page: Page) -> None:
         expect(page.locator("#scores")).to_contain_text("2")
         expect(page.locator("#status .headline")).not_to_have_text(headline)
 
-    # That hand's shuffle, checked in this browser (docs/fairness.md): dora's page cut the
-    # stock with a random seed of its own on her first move (Bea never cuts); the replay
-    # reveals the server seed and the check recomputes the deal and every stock draw.
+    # That hand's deal, checked in this browser (docs/fairness.md): it came from the server
+    # seed and a random seed of dora's page (Bea sends none); the replay reveals both, and
+    # the check recomputes the deal and every stock draw.
     page.goto(table_url + "replay/1/")
     verify = page.locator("#verify")
+    expect(verify.locator("dd").nth(0)).to_have_text(committed.group(1))
     expect(verify.locator("dd").nth(2)).to_have_text(re.compile(r"^[0-9a-f]{32}$"))
-    expect(verify.locator("dd").nth(3)).to_have_text("none (did not cut the stock)")
+    expect(verify.locator("dd").nth(3)).to_have_text("none")
     page.get_by_role("button", name="Verify this shuffle").click()
     expect(page.locator("#verify-result")).to_have_text(re.compile(r"^Verified: the deal"))
-    # The same check refuses a reveal that was tampered with.
+    # ginclient's check agrees with the browser's, on this hand and on tampered copies of it.
+    replay = json.loads(page.locator("#shuffle-data").text_content() or "")
+    assert replay["shuffle"]["seeds"][0] == verify.locator("dd").nth(2).inner_text()
+    assert check(replay).ok
     tampered = page.evaluate(
         """async () => {
             const read = () => JSON.parse(document.getElementById("shuffle-data").textContent);
             const seed = read(); seed.shuffle.server_seed = "0".repeat(64);
             const upcard = read(); upcard.moves[0].discard_pile = ["XX"];
-            return [await window.ginVerify.check(seed), await window.ginVerify.check(upcard)];
+            const mine = read(); mine.shuffle.seeds[0] = "someone-elses";
+            const copies = [seed, upcard, mine];
+            const verdicts = [];
+            for (const copy of copies) verdicts.push(await window.ginVerify.check(copy));
+            return {copies, verdicts};
         }"""
     )
-    assert tampered[0] == ["the server seed does not match the commitment"]
-    assert tampered[1] == ["the upcard is not the committed one"]
+    assert tampered["verdicts"][0] == ["the server seed does not match the commitment"]
+    assert tampered["verdicts"][1] == ["the upcard is not the committed one"]
+    assert tampered["verdicts"][2] == [  # dora's seed changes both hands and the upcard
+        "the hands dealt are not the committed ones",
+        "the upcard is not the committed one",
+    ]
+    for copy in tampered["copies"]:
+        assert not check(copy).ok

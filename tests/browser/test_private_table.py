@@ -51,7 +51,10 @@ def test_a_guest_hosts_a_friend_plays_live_and_a_third_browser_finds_it_full(
     table = PrivateTable.objects.get()
     assert table.token in invite
     expect(host.locator("#live .presence")).to_contain_text("has not opened the link yet")
-    expect(host.locator("#actions .blocked")).to_contain_text("Waiting for your friend")
+    # The host's page sent its seed for the deal; the deal waits for the friend's, and says
+    # why (docs/fairness.md). No card is dealt meanwhile.
+    expect(host.locator("#status .headline")).to_contain_text("Waiting for your friend")
+    expect(host.locator("#hand")).to_be_hidden()
     host.get_by_role("button", name="Copy link").click()
     expect(host.locator("button[data-copy]")).not_to_have_text("Copy link")
 

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from games import private
+from games import access, private
 from lobby.models import Challenge, Presence
 from tests.browser.table_helpers import (
     ARTIFACTS,
@@ -122,7 +122,7 @@ def test_the_invitation_folds_away_once_both_seats_are_taken(browser: Browser, b
     host_context = browser.new_context(viewport=SIZES["360x740"])
     friend_context = browser.new_context(viewport=SIZES["360x740"])
     try:
-        host_context.add_cookies([{"name": table.cookie_name, "value": key, "url": base}])
+        host_context.add_cookies([{"name": access.seat_cookie(table), "value": key, "url": base}])
         host = host_context.new_page()
         host.goto(f"{base}/games/t/{table.token}/")
         invite = host.locator("#invite")

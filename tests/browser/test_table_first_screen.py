@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from games import private, services
+from games import access, private, services
 from tests.browser.table_helpers import (
     ARTIFACTS,
     SIZES,
@@ -57,7 +57,7 @@ def _bottom(page: Page, selector: str) -> float:
 
 def test_a_waiting_host_sees_the_invitation_first(context: BrowserContext, base: str):
     table, _match, key = off_thread(lambda: private.open_table(None, name="Hal"))
-    context.add_cookies([{"name": table.cookie_name, "value": key, "url": base}])
+    context.add_cookies([{"name": access.seat_cookie(table), "value": key, "url": base}])
     page = context.new_page()
     page.goto(f"{base}/games/t/{table.token}/")
     settle(page)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import socket
 import subprocess
@@ -28,8 +29,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games import readers
-from games.engine import player_view
+from games import access
+from games.engine import legal_actions, player_view
 from games.models import Match
 from games.states import load_state
 from tests.games.live_helpers import shown_cards
@@ -208,6 +209,8 @@ def _wait_for(ws: ClientConnection, pattern: str) -> str:
 
 
 def _form_of(action: dict[str, Any]) -> dict[str, Any]:
+    if action["type"] == "seed":  # as the page sends it: a random seed of its own
+        return {"move": "seed", "seed": f"page-{random.randrange(10**9)}"}
     if action["type"] == "draw":
         return {"move": f"draw_{action['from']}"}
     if "card" in action:
@@ -245,7 +248,7 @@ def test_two_servers_share_one_lobby_and_one_table(
     public_id = table.strip("/").split("/")[-1]
     match = Match.objects.get(public_id=public_id)
     assert match.kind == Match.Kind.LOBBY
-    seat_of = {"alice": readers.seat_of(match, alice), "bob": readers.seat_of(match, bob)}
+    seat_of = {"alice": access.seat_of(match, alice), "bob": access.seat_of(match, bob)}
     https = {seat_of["alice"]: alice_http, seat_of["bob"]: bob_http}
 
     with (
@@ -261,7 +264,8 @@ def test_two_servers_share_one_lobby_and_one_table(
         for _move in range(8):
             match.refresh_from_db()
             state = load_state(match)
-            mover = state.to_act if state.to_act is not None else 0
+            # The seat to move, or one whose seed the deal awaits (docs/fairness.md).
+            mover = next(s for s in (0, 1) if legal_actions(state, s))
             view = player_view(load_state(match), mover)
             action = sorted(view["legal_actions"], key=json.dumps)[0]
             status, _h, _page = https[mover].request(

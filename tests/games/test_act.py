@@ -284,8 +284,11 @@ def test_it_accepts_the_csrf_token_from_the_page(alice: User, csrf_client: Clien
     match = start(alice)
     csrf_client.get(url(match, "table"))
     token = csrf_client.cookies["csrftoken"].value
+    # The page's first request: its seed for the deal (docs/fairness.md).
     response = csrf_client.post(
-        url(match, "act"), {"move": "pass", "version": 0}, HTTP_X_CSRFTOKEN=token
+        url(match, "act"),
+        {"move": "seed", "seed": "page-seed", "version": 0},
+        HTTP_X_CSRFTOKEN=token,
     )
     assert response.status_code == 302
 

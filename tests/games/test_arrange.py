@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from games.models import HandOrder
+from tests.seeds import deal
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, stacked, start, url
 
@@ -81,6 +82,7 @@ def test_it_starts_the_next_hand_from_the_chosen_sort(alice: User, alice_client:
     move(alice_client, match, "take_upcard")
     move(alice_client, match, "knock", "KD")
     move(alice_client, match, "next_hand")
+    deal(match)
     page = alice_client.get(url(match, "table")).content.decode()
     cards = shown_order(page)
     ranks = "A23456789TJQK"

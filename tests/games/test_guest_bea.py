@@ -14,8 +14,9 @@ from django.test import Client
 from django.utils import timezone
 
 from games import guests
+from games.access import GUEST_COOKIE, KEY_MAX_AGE, new_key
 from games.models import Match, Seat
-from games.private import GUEST_COOKIE, new_key
+from tests.seeds import deal
 
 from .conftest import (
     ALICE_KNOCKS,
@@ -72,6 +73,7 @@ def test_one_click_on_the_home_page_starts_a_match_without_an_account(client: Cl
 def test_reloading_and_coming_back_finds_the_match(client: Client):
     client.post("/games/new/", CHOICE)
     match = Match.objects.get()
+    deal(match)
     move(client, match, "pass")
     bea_moves(match, {"type": "pass"})
     # Come back later: the same browser, the same position.
@@ -81,7 +83,7 @@ def test_reloading_and_coming_back_finds_the_match(client: Client):
     assert "Resume your match" in home and url(match, "table") in home
     # The visit renews the key for another 30 days.
     renewed = client.get(url(match, "table")).cookies[GUEST_COOKIE]
-    assert int(renewed["max-age"]) == guests.COOKIE_MAX_AGE
+    assert int(renewed["max-age"]) == KEY_MAX_AGE
 
 
 def test_the_guest_plays_its_moves_and_bea_answers(client: Client):

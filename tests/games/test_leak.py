@@ -16,10 +16,11 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.engine import ALL_CARDS, fair, player_view
+from games.access import GUEST_COOKIE
+from games.engine import ALL_CARDS, fair, legal_actions, player_view
 from games.models import Match
-from games.private import GUEST_COOKIE
 from games.states import load_state
+from tests.seeds import deal
 
 from .live_helpers import cookie_of, frames, lobby_match, shown_cards, signed_in, socket
 
@@ -76,10 +77,16 @@ def form_of(action: dict[str, Any]) -> dict[str, Any]:
 def secrets_of(match: Match) -> list[str]:
     """What no reader may see while a hand is played: the match's secret seed, the server
     seed of the hand in play (revealed only by its replay, once it is over) and of the hands
-    to come (docs/fairness.md)."""
+    to come, and the players' seeds of the hand in play (docs/fairness.md)."""
     state = load_state(match)
-    first = state.hand_number + (1 if state.phase in ("hand_over", "match_over") else 0)
-    return [match.seed, *(fair.server_seed(match.seed, n) for n in range(first, first + 5))]
+    over = state.phase in ("hand_over", "match_over")
+    first = state.hand_number + (1 if over else 0)
+    seeds = [] if over else [seed for seed in state.seeded if seed]
+    return [
+        match.seed,
+        *(fair.server_seed(match.seed, n) for n in range(first, first + 5)),
+        *seeds,
+    ]
 
 
 def told_secrets(match: Match, text: str) -> list[str]:
@@ -118,7 +125,9 @@ def _play_one(
     state = load_state(match)
     if state.phase == "match_over":
         return None
-    seats = [state.to_act] if state.to_act is not None else [0, 1]
+    # Whoever may act: the seat to move, either seat between hands, or (the hand waiting
+    # for the players' seeds) a seat whose seed is still awaited.
+    seats = [s for s in (0, 1) if legal_actions(state, s)]
     seat = rng.choice(seats)
     view = player_view(load_state(match), seat)
     action = choose(view, rng)
@@ -246,6 +255,7 @@ async def test_a_seats_hand_order_reaches_nobody_else(alice: User, bob: User, ca
 
     clients = [await sync_to_async(signed_in)(u) for u in (alice, bob, carol)]
     match = await sync_to_async(lobby_match)(alice, bob)
+    await sync_to_async(deal)(match)
     order_url = reverse("games:order", args=[match.public_id])
     table_url = reverse("games:table", args=[match.public_id])
     comms = [socket(match, cookie_of(c)) for c in clients[1:]]

@@ -13,12 +13,10 @@ from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
-if TYPE_CHECKING:
-    from django.http import HttpResponse
-
-from games import local
+from games import access, local
 from games.engine import ALL_CARDS
 from games.models import Match, Seat
+from games.states import forget_all
 from games.stats import player_stats
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, assert_no_leak, hand, snapshot, stacked
@@ -26,6 +24,7 @@ from .live_helpers import shown_cards
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+    from django.http import HttpResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +56,9 @@ def match(device: Client) -> Match:
     assert response.status_code == 302
     made = Match.objects.get(kind=Match.Kind.LOCAL)
     assert response["Location"] == page(made)
-    Match.objects.filter(pk=made.pk).update(first_deck=DECK)
+    # Stacked, its first hand is dealt at once: no wait for the device's seed.
+    Match.objects.filter(pk=made.pk).update(first_deck=DECK, deal_due=None)
+    forget_all()
     made.refresh_from_db()
     return made
 
@@ -86,18 +87,20 @@ def assert_pass_screen_in_place(response: HttpResponse, name: str) -> str:
     return html
 
 
-def act(client: Client, match: Match, move: str, card: str = "", **extra: str):  # type: ignore[no-untyped-def]
+def act(client: Client, match: Match, move: str, card: str = "", seed: str = "", **extra: str):  # type: ignore[no-untyped-def]
     match.refresh_from_db()
     data = {"move": move, "version": match.version}
     if card:
         data["card"] = card
+    if seed:
+        data["seed"] = seed
     return client.post(route(match, "act"), data, **extra)
 
 
 def test_it_starts_with_two_names_and_an_owner_cookie(device: Client, match: Match):
     seats = list(match.seats.order_by("number"))
     assert [(s.kind, s.name) for s in seats] == [(Seat.Kind.LOCAL, "Ann"), (Seat.Kind.LOCAL, "Ben")]
-    cookie = device.cookies[local.OWNER_COOKIE]
+    cookie = device.cookies[access.OWNER_COOKIE]
     assert cookie["httponly"] and cookie["samesite"] == "Lax"
     assert seats[0].guest_key_hash and seats[0].guest_key_hash != cookie.value
 
@@ -180,7 +183,7 @@ def test_stale_reveals_and_moves_change_nothing(device: Client, match: Match):
 
 def test_someone_elses_device_gets_nothing(match: Match, alice: User):
     for other in (Client(), Client()):
-        other.cookies[local.OWNER_COOKIE] = "forged-" + "x" * 30
+        other.cookies[access.OWNER_COOKIE] = "forged-" + "x" * 30
         assert other.get(page(match)).status_code == 404
         assert other.post(route(match, "reveal"), {"version": 0}).status_code == 404
         assert other.post(route(match, "act"), {"move": "pass", "version": 0}).status_code == 404
@@ -213,6 +216,12 @@ def test_a_hand_end_shows_both_hands_and_the_next_hand_passes_the_device(
     html = device.get(page(match)).content.decode()
     assert "Hand 1:" in html and 'name="move" value="next_hand"' in html
     response = act(device, match, "next_hand", **HTMX)
+    # The next hand waits for the device's seed (docs/fairness.md), which the page sends at
+    # once; no card is on the table meanwhile. Then the deal passes the device.
+    shuffling = response.content.decode()
+    assert 'value="seed"' in shuffling and "Shuffling: sending your seed" in shuffling
+    assert not shown_cards(shuffling, ALL_CARDS)
+    response = act(device, match, "seed", seed="the-devices-seed", **HTMX)
     assert_pass_screen_in_place(response, "Ben")
     html = device.get(page(match)).content.decode()
     assert "Pass the device to" in html and 'id="hand"' not in html

@@ -16,6 +16,7 @@ from games.models import Match, Offer, seats_with_players
 from games.states import load_state
 from lobby import tokens
 from lobby.models import ApiToken
+from tests.seeds import deal
 
 from .live_helpers import lobby_match
 
@@ -114,6 +115,7 @@ def test_the_answers_seats_bring_names_and_no_account_for_bea(alice):
 
 def test_a_move_stores_its_action_and_the_rows_new_summary(alice, bob):
     match = lobby_match(alice, bob)
+    deal(match)
     before = Match.objects.get(pk=match.pk)
     first = load_state(match).to_act
     state = services.submit(match, first, {"type": "pass"}, match.version)

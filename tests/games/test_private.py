@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import presence, private, services
+from games import access, presence, private, services
 from games.models import Match, Offer, PrivateTable, Seat
 from games.states import load_state
 
@@ -82,8 +82,12 @@ def test_it_opens_a_table_with_an_unguessable_link_and_a_copy_button(
     assert f"http://testserver{link(table)}" in page
     assert "readonly" in page and "data-copy" in page and "Copy link" in page
     assert "has not opened the link yet" in page
-    # Nobody to play against yet: the buttons are disabled, and the page says why.
-    assert '<fieldset class="buttons" disabled>' in page
+    # The page sends the host's seed for the deal at once (docs/fairness.md); the deal waits
+    # for the friend's, and the page says why.
+    assert 'value="seed"' in page
+    services.submit(match, 0, {"type": "seed", "seed": "hosts-seed"}, match.version)
+    page = alice_client.get(link(table)).content.decode()
+    assert 'name="move"' not in page.split('id="actions"')[1].split("</section>")[0]
     assert "Waiting for your friend to open the invitation link" in page
 
 
@@ -95,12 +99,12 @@ def test_a_guest_without_an_account_may_host(client: Client):
     )
     table = PrivateTable.objects.get()
     assert response.status_code == 302
-    cookie = response.cookies[table.cookie_name]
+    cookie = response.cookies[access.seat_cookie(table)]
     assert cookie["httponly"] and cookie["samesite"] == "Lax"
     host = current(table).seats.get(number=0)
     assert host.kind == Seat.Kind.GUEST and host.name == "Hal"
     # Only a hash of the key is stored.
-    assert host.guest_key_hash == private.hash_key(cookie.value) != cookie.value
+    assert host.guest_key_hash == access.hash_key(cookie.value) != cookie.value
     page = client.get(link(table))
     assert page.status_code == 200 and 'id="hand"' in page.content.decode()
 
@@ -130,11 +134,11 @@ def test_the_first_visitor_takes_the_second_seat_as_a_guest(alice: User):
 
     response = guest.post(join_url(table), {"name": "  Dora  "})
     assert response.status_code == 302 and response["Location"] == link(table)
-    cookie = response.cookies[table.cookie_name]
+    cookie = response.cookies[access.seat_cookie(table)]
     assert cookie["httponly"] and cookie["samesite"] == "Lax" and cookie["path"] == "/"
     seat = match.seats.get(number=1)
     assert (seat.kind, seat.name, seat.user) == (Seat.Kind.GUEST, "Dora", None)
-    assert seat.guest_key_hash == private.hash_key(cookie.value)
+    assert seat.guest_key_hash == access.hash_key(cookie.value)
 
     # Reopening the link in the same browser: the guest's own table, own hand only.
     html = guest.get(link(table)).content.decode()
@@ -160,9 +164,10 @@ def test_everyone_after_the_first_visitor_sees_the_table_is_full(alice: User):
 def test_another_browser_cannot_take_the_seat_over(alice: User):
     table, match = hosted_by(alice)
     guest = guest_joins(table)
-    key = guest.cookies[table.cookie_name].value
+    key = guest.cookies[access.seat_cookie(table)].value
     forged = Client()
-    forged.cookies[table.cookie_name] = key[:-2] + ("AA" if not key.endswith("AA") else "BB")
+    forged_key = key[:-2] + ("AA" if not key.endswith("AA") else "BB")
+    forged.cookies[access.seat_cookie(table)] = forged_key
     assert forged.get(link(table)).status_code == 403
     assert forged.get(url(match, "table")).status_code == 302  # to the link: full
     assert forged.post(url(match, "act"), {"move": "pass", "version": 0}).status_code == 403
@@ -174,11 +179,12 @@ def test_a_seat_key_opens_only_its_own_table(alice: User, bob: User):
     other_table, other_match = hosted_by(bob)
     guest = guest_joins(table)
     guest_joins(other_table, "Olga")
-    key = guest.cookies[table.cookie_name].value
+    key = guest.cookies[access.seat_cookie(table)].value
     thief = Client()
-    thief.cookies[other_table.cookie_name] = key  # a real key, for another table
+    thief.cookies[access.seat_cookie(other_table)] = key  # a real key, for another table
     assert thief.get(link(other_table)).status_code == 403
-    assert private.guest_seat(other_match, {other_table.cookie_name: key}) is None
+    caller = access.Caller(None, {access.seat_cookie(other_table): key})
+    assert access.at(other_match, caller).seat is None
 
 
 def test_a_signed_in_visitor_takes_the_seat_with_their_account(alice: User, bob: User):

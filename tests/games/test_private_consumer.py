@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import presence, private, services
+from games import access, presence, private, services
 from games.models import Match, PrivateTable, Seat
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, hand, stacked
@@ -29,11 +29,11 @@ def _open_and_join(alice: User, allow_spectators: bool = False) -> tuple[Private
     )
     client = Client()
     response = client.post(reverse("games:private_join", args=[table.token]), {"name": "Dora"})
-    return table, match, response.cookies[table.cookie_name].value
+    return table, match, response.cookies[access.seat_cookie(table)].value
 
 
 def seat_cookie(table: PrivateTable, key: str) -> bytes:
-    return f"{table.cookie_name}={key}".encode()
+    return f"{access.seat_cookie(table)}={key}".encode()
 
 
 async def test_a_guest_connects_with_their_seat_key_and_sees_only_their_hand(alice: User):

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import bea_turns, local, presence, private
-from games.engine import ALL_CARDS, player_view
+from games.engine import ALL_CARDS, legal_actions, player_view
 from games.models import Match
 from games.states import load_state
 
@@ -31,9 +31,10 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _mover(match: Match) -> int:
-    """Who moves next: the player to act, or seat 0 to deal the next hand."""
+    """Who moves next: the player to act, a seat whose seed the deal waits for, or seat 0 to
+    deal the next hand."""
     state = load_state(match)
-    return 0 if state.to_act is None else state.to_act
+    return next((s for s in (0, 1) if legal_actions(state, s)), 0)
 
 
 @pytest.mark.parametrize("seed", range(MATCHES))

@@ -9,6 +9,7 @@ from django.test import Client
 
 from games import services
 from games.models import Match
+from tests.seeds import deal
 
 from .conftest import snapshot, start, url
 
@@ -67,10 +68,11 @@ def test_it_refuses_a_second_resignation(alice: User, alice_client: Client):
 
 def test_it_refuses_a_resignation_from_an_earlier_position(alice: User, alice_client: Client):
     match = start(alice)
+    seen = deal(match).version
     page = alice_client.get(url(match, "resign")).content.decode()
-    assert 'name="version" value="0"' in page  # the confirmation says what it was made on
-    services.submit(match, 0, {"type": "pass"}, 0)  # the match moved on meanwhile
-    response = alice_client.post(url(match, "resign"), {"confirm": "1", "version": 0})
+    assert f'name="version" value="{seen}"' in page  # the confirmation says what it was made on
+    services.submit(match, 0, {"type": "pass"}, seen)  # the match moved on meanwhile
+    response = alice_client.post(url(match, "resign"), {"confirm": "1", "version": seen})
     assert response.status_code == 409
     assert "earlier position of the table" in response.content.decode()
     match.refresh_from_db()

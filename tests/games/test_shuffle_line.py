@@ -1,5 +1,6 @@
-"""Who cut the stock, in a sentence of its own for each case (issue 23, defect 6): "you and
-Alice", never "you, Alice"; in German the verb agrees (du hast, ihr habt, sie haben)."""
+"""Who cut the stock or sent a seed for the deal, in a sentence of its own for each case
+(issue 23, defect 6): "you and Alice", never "you, Alice"; in German the words agree (du hast,
+ihr habt, sie haben; von dir, deinem Seed)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,14 @@ from games.regions import _shuffle
 NAMES = {0: "Alice", 1: "Bob"}
 
 
-def line(seeded: tuple[bool, bool], seat: int = 0, *, named_both: bool = False) -> str:
+def line(
+    seeded: tuple[bool, bool], seat: int = 0, *, named_both: bool = False, seeds: bool = False
+) -> str:
+    shuffle: dict[str, Any] = {"commitment": "ab" * 32, "seeded": list(seeded)}
+    if seeds:
+        shuffle["awaiting"] = []  # a deal from the players' seeds (docs/fairness.md)
     view: dict[str, Any] = {
-        "shuffle": {"commitment": "ab" * 32, "seeded": list(seeded)},
+        "shuffle": shuffle,
         "phase": "draw",
         "legal_actions": [],
     }
@@ -44,5 +50,25 @@ def test_it_names_who_cut_the_stock_in_a_sentence(
         assert german in line(seeded, seat, named_both=named_both)
 
 
-def test_nobody_has_cut_yet():
+@pytest.mark.parametrize(
+    ("seeded", "seat", "named_both", "english", "german"),
+    [
+        ((True, True), 0, False, "the seeds sent by you and Bob.", "den Seeds von dir und Bob."),
+        ((True, True), 1, False, "the seeds sent by you and Alice.", "Seeds von dir und Alice."),
+        ((True, False), 0, False, "comes from it and your seed.", "aus ihm und deinem Seed."),
+        ((True, False), 1, False, "the seeds sent by Alice.", "den Seeds von Alice."),
+        ((True, True), 0, True, "sent by Alice and Bob.", "den Seeds von Alice und Bob."),
+    ],
+)
+def test_it_names_who_seeded_the_deal_in_a_sentence(
+    seeded: tuple[bool, bool], seat: int, named_both: bool, english: str, german: str
+):
+    with translation.override("en"):
+        assert english in line(seeded, seat, named_both=named_both, seeds=True)
+    with translation.override("de"):
+        assert german in line(seeded, seat, named_both=named_both, seeds=True)
+
+
+def test_nobody_has_cut_or_seeded_yet():
     assert line((False, False)) == ""
+    assert line((False, False), seeds=True) == ""

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from games import bea_turns, services, states
+from tests.seeds import deal
 
 from .conftest import (
     ALICE_KNOCKS,
@@ -95,6 +96,7 @@ def test_it_explains_why_knock_is_disabled(alice: User, alice_client: Client):
 
 def test_it_shows_the_pause_while_bea_thinks(alice: User, alice_client: Client):
     match = start(alice)
+    deal(match)
     move(alice_client, match, "pass")
     page = alice_client.get(url(match, "table")).content.decode()
     assert "Bea is thinking…" in page
@@ -107,6 +109,7 @@ def test_it_shows_the_pause_while_bea_thinks(alice: User, alice_client: Client):
 
 def test_it_resumes_the_exact_position(alice: User, alice_client: Client):
     match = start(alice)
+    deal(match)
     move(alice_client, match, "pass")
     bea_turns.play_turn(match)
     first = alice_client.get(url(match, "table")).content.decode()

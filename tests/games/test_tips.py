@@ -8,8 +8,9 @@ import pytest
 from django.test import Client
 
 from games import guests, services
-from games.private import GUEST_COOKIE, new_key
+from games.access import GUEST_COOKIE, new_key
 from games.tips import COOKIE
+from tests.seeds import deal
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, stacked, start, url
 from .live_helpers import lobby_match
@@ -68,6 +69,7 @@ def test_a_first_match_against_a_person_names_no_hint_it_does_not_have(
     alice: User, bob: User, alice_client: Client
 ):
     match = lobby_match(alice, bob)  # alice plays first
+    deal(match)
     page = alice_client.get(url(match, "table")).content.decode()
     assert TIPS in page
     assert 'value="pass"' in page  # her turn: the buttons a Hint would sit beside

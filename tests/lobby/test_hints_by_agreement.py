@@ -13,6 +13,7 @@ from games.models import Match
 from lobby.models import Challenge
 from tests.api.conftest import Api, body, token_for
 from tests.lobby.lobby_helpers import online
+from tests.seeds import deal
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -46,6 +47,7 @@ def test_the_hint_is_offered_between_people_only_when_both_agreed(
 ) -> None:
     match = _challenge_and_accept(alice, bob, hints)
     assert match.hints is hints
+    deal(match)
     alice_client = _signed_in(alice)  # seat 0 plays first
     table = reverse("games:table", args=[match.public_id])
     hint = reverse("games:hint", args=[match.public_id])

@@ -19,6 +19,7 @@ from lobby.routing import websocket_urlpatterns
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
 from tests.games.live_helpers import lobby_match
 from tests.lobby.lobby_helpers import online
+from tests.seeds import deal
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -92,10 +93,12 @@ async def test_resigning_updates_the_lobby(alice: User, bob: User, carol: User) 
 async def test_claiming_the_win_updates_the_lobby(alice: User, bob: User, carol: User) -> None:
     page, match = await _watching(carol, alice, bob)
     try:
-        # alice is to move and has been away for minutes: bob claims the win.
+        # alice is to move (once the hand is dealt) and has been away for minutes: bob claims
+        # the win.
+        await database_sync_to_async(deal)(match)
         long_ago = timezone.now() - timedelta(minutes=5)
         await database_sync_to_async(Seat.objects.filter(match=match, number=0).update)(
-            last_seen=long_ago, connections=0
+            last_seen=long_ago, last_active=long_ago, connections=0
         )
         await database_sync_to_async(services.claim_win)(match, 1, match.version)
         await _assert_gone(page, match)

@@ -124,7 +124,7 @@ def test_a_finished_table_opens_read_only(alice: User):
 
 def test_an_adopted_guest_match_is_listed(client: Client):
     from games import guests
-    from games.private import GUEST_COOKIE, new_key
+    from games.access import GUEST_COOKIE, new_key
 
     key = new_key()
     match = guests.start(key)

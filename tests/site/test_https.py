@@ -13,6 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 from django.urls import reverse
 
+from games import access
 from games.models import PrivateTable
 from tests.envsettings import NAMES, SETTINGS_FILE, load_settings
 
@@ -98,6 +99,6 @@ def test_the_seat_key_cookie_is_secure_behind_a_tls_proxy(
         headers=headers,
     )
     assert response.status_code == 302
-    cookie = response.cookies[PrivateTable.objects.get().cookie_name]
+    cookie = response.cookies[access.seat_cookie(PrivateTable.objects.get())]
     assert bool(cookie["secure"]) is secure
     assert cookie["httponly"]

@@ -11,6 +11,7 @@ from django.test import Client
 
 from lobby import tokens
 from tests.games.live_helpers import lobby_match
+from tests.seeds import deal
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -60,11 +61,12 @@ def test_it_logs_a_players_page_with_the_match(alice: User, bob: User, lines: Li
 
 def test_it_logs_an_api_move_with_the_tokens_owner(alice: User, bob: User, lines: Lines) -> None:
     match = lobby_match(alice, bob)
+    version = deal(match).version
     token = tokens.create(alice, "log")[1]
     lines.clear()
     Client().post(
         f"/api/v1/matches/{match.public_id}/actions",
-        {"action": {"type": "pass"}, "version": 0},
+        {"action": {"type": "pass"}, "version": version},
         content_type="application/json",
         headers={"Authorization": f"Bearer {token}"},
     )

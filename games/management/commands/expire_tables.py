@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games import guests
+from games.lesson import matches as lessons
 from games.private import EXPIRE_AFTER_DAYS, expire_tables
 
 
@@ -32,3 +33,5 @@ class Command(BaseCommand):
         self.stdout.write(f"{len(expired)} private table(s) expired.")
         removed = guests.expire(days=guest_days)
         self.stdout.write(f"{removed} guest match(es) against Bea removed.")
+        # Lessons (games.lesson) nobody has touched for a day: anyone may take one again.
+        self.stdout.write(f"{lessons.expire()} lesson(s) removed.")

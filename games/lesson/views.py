@@ -1,0 +1,46 @@
+"""The lesson's doors: take it (again), leave it, say "no thanks" to the offer.
+
+The lesson itself is played on the table's own views (``games.views``): its moves are the
+table's moves, which the door admits only when they follow the script.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games import access
+from games.models import Match
+from ginsite.htmx import go_to
+
+from . import matches
+
+
+@require_POST
+def start(request: HttpRequest) -> HttpResponse:
+    """A new lesson for this browser (signed in or not), in place of any earlier one."""
+    key = access.guest_key(request) or access.new_key()
+    match = matches.start(key)
+    response = go_to(request, reverse("games:table", args=[match.public_id]))
+    access.keep_guest_key(response, request, key)
+    return response
+
+
+@require_POST
+def leave(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Leave the lesson at any step, back to the home page (which offers it again)."""
+    asker = access.find(public_id, access.of_request(request), kind=Match.Kind.LESSON)
+    if asker is None or asker.seat is None:
+        raise Http404(_("No such lesson."))
+    matches.leave(asker.match, asker.seat)
+    return go_to(request, reverse("home"))
+
+
+@require_POST
+def decline(request: HttpRequest) -> HttpResponse:
+    """No thanks: the home page stops offering the lesson (the rules page still has it)."""
+    response = go_to(request, reverse("home"))
+    matches.decline(response, request)
+    return response
