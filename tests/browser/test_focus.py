@@ -12,6 +12,7 @@ from games import services
 from tests.browser.conftest import PHONE, phone_contexts
 from tests.browser.table_helpers import off_thread, sign_in, table_in
 from tests.browser.turns import version
+from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
 from tests.games.live_helpers import lobby_match
 
 if TYPE_CHECKING:
@@ -89,7 +90,8 @@ def test_it_keeps_focus_through_pushes_of_bea_s_moves(
 def test_it_keeps_focus_through_pushes_of_a_person_s_moves(
     context: BrowserContext, base: str, alice: User, bob: User
 ):
-    match = off_thread(lobby_match, alice, bob)
+    # A stacked deck: dealt at once, with no seeds to wait for (bob has no page to send his).
+    match = off_thread(lobby_match, alice, bob, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC"))
     page = open_table(context, base, alice, match)
     restart = "#live button[value=restart]"
     page.locator(restart).focus()

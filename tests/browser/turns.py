@@ -12,12 +12,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from playwright.sync_api import Page, WebSocket, expect
+from playwright.sync_api import Frame, Page, WebSocket, expect
 
 TURN_MS = 15_000
 # Whatever the page waits for next: its own move (the table shows its buttons only then), the
-# next hand, or the pass screen.
-MY_MOVE = "#actions button[name=move], #pass-screen"
+# next hand, or the pass screen. Not the Deal button of a hand waiting for its seeds: the page
+# presses that itself (docs/fairness.md).
+ACTION = "#actions button[name=move]:not([value=seed])"
+MY_MOVE = f"{ACTION}, #pass-screen"
 # A <meta http-equiv="refresh"> that reaches the live page navigates it seconds later: a test
 # that plays faster than that would never see the load, so every one inserted is counted.
 COUNT_REFRESHES = """
@@ -44,17 +46,22 @@ class Watch:
 
     def __post_init__(self) -> None:
         self.page.add_init_script(COUNT_REFRESHES)
+        self.page.on("framenavigated", lambda frame: self._navigated(frame))
         self.page.on("load", lambda page: self.events.append(("load", page.url)))
         self.page.on("websocket", lambda ws: self._socket(ws))
+
+    def _navigated(self, frame: Frame) -> None:
+        if frame == self.page.main_frame:
+            self.events.append(("navigation", frame.url))
 
     def _socket(self, ws: WebSocket) -> None:
         self.events.append(("socket", ws.url))
 
     def since(self, url: str) -> tuple[list[str], list[str]]:
         """The loads (one more for a refresh still to come), and the table sockets, from the
-        page's first load of ``url`` on."""
+        page's first navigation to ``url`` on (a socket may open before the load event)."""
         scheduled = self.page.evaluate("window.ginRefreshes")
-        start = self.events.index(("load", url))
+        start = self.events.index(("navigation", url))
         later = self.events[start:]
         loads = [u for kind, u in later if kind == "load"]
         loads += ["(a refresh on its way)"] * min(1, scheduled)
@@ -127,7 +134,8 @@ def take_turns(pages: list[Page], hand_overs: int) -> None:
         page = whose_move(pages)
         if page.locator("#pass-screen").count():
             page.locator("#pass-screen button").click()
-            expect(page.locator("#actions button[name=move]").first).to_be_visible(timeout=TURN_MS)
+            expect(page.locator("#pass-screen")).to_have_count(0, timeout=TURN_MS)
+            expect(page.locator(ACTION).first).to_be_visible(timeout=TURN_MS)
             continue
         if page.locator("#actions button[value=next_hand]").count():
             shown = version(page)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 import pytest
 from django.conf import settings
 
+from tests.seeds import deal
+
 from .conftest import move, start, url
 
 if TYPE_CHECKING:
@@ -35,6 +37,7 @@ def test_it_keeps_the_refresh_without_javascript_in_the_head_while_bea_thinks(
     alice: User, alice_client: Client
 ):
     match = start(alice)
+    deal(match)
     page = alice_client.get(url(match, "table")).content.decode()
     assert "http-equiv" not in page  # the player's turn: nothing to wait for
     move(alice_client, match, "pass")
@@ -49,6 +52,7 @@ def test_the_answer_that_hands_bea_the_turn_holds_no_page_level_markup(
     alice: User, alice_client: Client
 ):
     match = start(alice)
+    deal(match)
     answer = move(alice_client, match, "pass", htmx=True).content.decode()
     assert 'id="status"' in answer and "Bea is thinking" in answer
     assert PAGE_LEVEL.findall(answer) == []

@@ -12,8 +12,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games import bea_turns, guests
+from games.access import new_key
 from games.models import Match
-from games.private import new_key
 from ginsite.asgi import application
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, stacked, start
