@@ -3,7 +3,8 @@
 Moves never come in here; they are htmx POSTs through the views and ``services``. The group
 message after a change carries only the new version (``{"type": "match.updated"}``); every
 consumer then renders the regions that changed for its own seat from its own ``player_view``
-(or, for a watcher, the ``spectator_view``), so no card ever travels through the group.
+(or, for a watcher, the ``spectator_view``), so no card ever travels through the group. It
+renders in its reader's language (``ginsite.language``), settled once at connect.
 """
 
 from __future__ import annotations
@@ -16,13 +17,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import access, events, presence, readers
 from games.models import Match
 from games.regions import render_update
 from ginsite.dbwork import in_thread
+from ginsite.language import in_language, reader_language
 from ginsite.pushes import credentials_group, opened_with
 from ginsite.sockets import OwnedTasksMixin
 
@@ -83,6 +87,7 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
     session_key: str | None = None
     shown: dict[str, Any] | None = None
     followed: str | None = None
+    language = settings.LANGUAGE_CODE
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -95,6 +100,7 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND if signed_in else CLOSE_UNAUTHENTICATED)
             return
         self.reader = reader
+        self.language = await in_thread(reader_language)(self.scope, user)
         self.lock = asyncio.Lock()
         self.csrf = cookies.get("csrftoken", "")
         await self.channel_layer.group_add(reader.group, self.channel_name)
@@ -162,7 +168,9 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
         assert self.reader is not None
         async with self.lock:
             before = None if full else self.shown
-            rendered = await in_thread(_render)(self.reader, before, self.csrf)
+            rendered = await in_thread(in_language)(
+                self.language, _render, self.reader, before, self.csrf
+            )
             if rendered is None:
                 await self.close(code=CLOSE_NOT_FOUND)
                 return False
@@ -177,7 +185,11 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Clients may only ping or ask for a full refresh; anything else gets an error frame
-        and the socket keeps serving."""
+        (in the reader's language) and the socket keeps serving."""
+        with translation.override(self.language):
+            await self._receive(text_data)
+
+    async def _receive(self, text_data: str | None) -> None:
         if text_data is None or len(text_data) > MAX_FRAME_CHARS:
             await self.send_error(_("Frames must be short JSON text."))
             return

@@ -5,6 +5,12 @@ owner is the signed-in user who started it, or else this browser, known by an ow
 an HttpOnly cookie (the seats store only its hash; ``games.access`` says who owns a match).
 The page never holds both hands: between turns it shows a pass screen, and only a press of
 Reveal renders the hand of the player to act.
+
+The match has one address, ``/games/local/<id>/``, and what it shows is decided there: the pass
+screen, or the hand of the player to act if this browser revealed it at this very position
+(``remember_reveal``). With JavaScript a Reveal or a move swaps the page's main part in place;
+without it each POST is answered with a redirect to the address (post/redirect/get), so a
+reload never re-posts, is never a 405, and shows a hand only while its player is still to act.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -25,6 +32,12 @@ from ginsite.names import key as name_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
+    from django.http import HttpRequest, HttpResponse
+
+# Which seat revealed its hand at which version: signed, for the match's own address only. It
+# says what the address shows, not who is asking (that is games.access).
+REVEALED_COOKIE = "gin_revealed"
+REVEALED_MAX_AGE = 15 * 60
 
 
 class LocalMatchForm(RulesForm):
@@ -81,3 +94,52 @@ def seat_shown(match: Match) -> int | None:
 
 def names(match: Match) -> dict[int, str]:
     return {s.number: s.display_name for s in match.seats.all()}
+
+
+# --- Which hand this browser revealed -------------------------------------------------------------
+#
+# A marker "seat S revealed at version V", set by Reveal and renewed by each move of the same
+# turn (a draw leaves the same player to discard). The address shows S's hand only while the
+# match is still at V: any move that passes the turn, or one made elsewhere, changes the version
+# and the address falls back to the pass screen, whoever reloads it. The marker is short-lived
+# (a device left alone shows the pass screen again), signed (so its age cannot be forged) and
+# sent only to this match's own paths; it grants nothing: moves are checked by the server
+# as always, for the player to act.
+
+
+def _reveal_salt(match: Match) -> str:
+    return f"games.local.revealed:{match.public_id}"
+
+
+def remember_reveal(response: HttpResponse, request: HttpRequest, match: Match, seat: int) -> None:
+    """This browser has revealed ``seat``'s hand at ``match``'s current version."""
+    response.set_signed_cookie(
+        REVEALED_COOKIE,
+        f"{seat}:{match.version}",
+        salt=_reveal_salt(match),
+        max_age=REVEALED_MAX_AGE,
+        path=reverse("games:local", args=[match.public_id]),
+        httponly=True,
+        samesite="Strict",
+        secure=request.is_secure(),
+    )
+
+
+def forget_reveal(response: HttpResponse, match: Match) -> None:
+    """The pass screen is up: no hand of this match is revealed in this browser any more."""
+    response.delete_cookie(
+        REVEALED_COOKIE,
+        path=reverse("games:local", args=[match.public_id]),
+        samesite="Strict",
+    )
+
+
+def revealed_seat(request: HttpRequest, match: Match) -> int | None:
+    """The seat whose hand this browser revealed at the match's current version, or None."""
+    value = request.get_signed_cookie(
+        REVEALED_COOKIE, default=None, salt=_reveal_salt(match), max_age=REVEALED_MAX_AGE
+    )
+    seat, _sep, version = (value or "").partition(":")
+    if seat not in ("0", "1") or version != str(match.version):
+        return None
+    return int(seat)

@@ -18,9 +18,11 @@ from django.utils.translation import gettext_lazy
 
 from games import readers
 from games.engine import display
+from games.fair_lines import fair_line
 from games.lesson import panel as lesson_panel
 from games.models import HandOrder, Match, Seat
 from games.states import SEED_WAIT_SECONDS
+from ginsite.language import socket_url
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -154,8 +156,9 @@ def table_context(
         "local": local,
         "blocked": view.get("blocked", ""),
         "live": view.get("live"),
-        # Live play, and Bea's table: her actions are pushed as she makes them.
-        "ws_url": f"/ws/games/{match.public_id}/"
+        # Live play, and Bea's table: her actions are pushed as she makes them, in the
+        # language of the page that opens the socket.
+        "ws_url": socket_url(f"/ws/games/{match.public_id}/")
         if view.get("live") is not None or opponent_is_bea
         else "",
     }
@@ -235,13 +238,14 @@ def _shuffle(
     if not shuffle or view["phase"] in ("hand_over", "match_over"):
         return None
     seeded = shuffle["seeded"]
-    # Inside a sentence the reader is "you", lower case.
-    inside = {**names, seat: names[seat] if named_both else _("you")}
     dealt_from_seeds = "awaiting" in shuffle
+    # Who cut (or seeded), the reader first; a sentence of its own for each case.
+    order = (0, 1) if named_both else (seat, 1 - seat)
+    cut = [s for s in order if seeded[s]]
     return {
         "commitment": shuffle["commitment"],
         "seeded_deal": dealt_from_seeds,
-        "cut_by": [inside[s] for s in (0, 1) if seeded[s]],
+        "cut_line": fair_line(cut, names, seat, you=not named_both, seeds=dealt_from_seeds),
         "seed_wanted": {"type": "seed"} in view["legal_actions"]
         if dealt_from_seeds
         else bool(view["legal_actions"]) and not seeded[seat],
@@ -726,11 +730,12 @@ def _discard_info(view: dict[str, Any]) -> dict[str, Any]:
     best = min(usable.values()) if usable else None
     limit = view["rules"]["knock_limit"]
     why: list[str] = []
+    refusal = ""
     if blocked:
-        why.append(
-            _("You took %(card)s from the discard pile: it cannot go back this turn.")
-            % {"card": display(blocked)}
-        )
+        refusal = _("You took %(card)s from the discard pile: it cannot go back this turn.") % {
+            "card": display(blocked)
+        }
+        why.append(refusal)
     if after and "knock" not in kinds and "gin" not in kinds and best is not None:
         why.append(
             _(
@@ -746,6 +751,8 @@ def _discard_info(view: dict[str, Any]) -> dict[str, Any]:
         "can_gin": "gin" in kinds,
         "can_big_gin": "big_gin" in kinds,
         "why": why,
+        # Why the card just taken refuses a discard gesture (gestures.js shows it).
+        "refusal": refusal,
     }
 
 
@@ -921,8 +928,8 @@ def region_data(view: dict[str, Any], name: str) -> Any:
         live = view.get("live")
         return (live, view["version"], status) if live is not None else None
     if name in ("status", "hint", "notice"):
-        # The status names the last move, an offer to answer and holds Bea's trigger; a hint is
-        # stale after any move; a notice is about the previous request.
+        # The status names the last move and an offer to answer; a hint is stale after any
+        # move; a notice is about the previous request.
         return (
             view["version"],
             view["phase"],

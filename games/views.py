@@ -576,17 +576,25 @@ def _local_table(request: HtmxHttpRequest, match: Match, seat: int) -> HttpRespo
 
 @require_GET
 def local_table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    """The pass screen for whoever is to act; at a hand's end, the open result."""
-    match = _get_local_match(request, public_id)
+    """The match's one address: the pass screen for whoever is to act, their hand once they
+    revealed it here at this very position, and at a hand's end the open result."""
+    return _local_page(request, _get_local_match(request, public_id))
+
+
+def _local_page(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     follow = match.next_matches.order_by("-pk").first()
     if match.status == Match.Status.RESTARTED and follow is not None:
-        return redirect("games:local", follow.public_id)
+        return go_to(request, reverse("games:local", args=[follow.public_id]))
     seat = local.seat_shown(match)
     if seat is None:
         return _local_table(request, match, 0)
+    if local.revealed_seat(request, match) == seat:
+        return _local_table(request, match, seat)
     # Only public numbers reach the pass screen (scores, the hand number), never a card.
     context = _pass_context(match, local.names(match)[seat], view_for(match, seat))
-    return _private_response(render(request, "games/local_pass.html", context))
+    response = _private_response(render(request, "games/local_pass.html", context))
+    local.forget_reveal(response, match)
+    return response
 
 
 def _pass_context(match: Match, name: str, view: dict[str, Any]) -> dict[str, Any]:
@@ -604,13 +612,19 @@ def _pass_context(match: Match, name: str, view: dict[str, Any]) -> dict[str, An
 
 @require_POST
 def local_reveal(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    """Reveal my hand: only now is the hand of the player to act rendered."""
+    """Reveal my hand: only now is the hand of the player to act rendered, at the match's own
+    address (in place over htmx, else after a redirect to it)."""
     match = _get_local_match(request, public_id)
     seat = local.seat_shown(match)
     if seat is None or _client_version(request) != match.version:
         # A stale pass screen (another tab moved on): show the current one instead.
-        return redirect("games:local", public_id)
-    return _local_table(request, match, seat)
+        return _to_local_page(request, match)
+    if request.htmx:
+        response = _local_table(request, match, seat)
+    else:
+        response = _private_response(redirect("games:local", public_id))
+    local.remember_reveal(response, request, match, seat)
+    return response
 
 
 @require_POST
@@ -625,20 +639,25 @@ def local_act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     shown = local.seat_shown(match)
     seat = 0 if shown is None else shown
     if not form.is_valid():
-        return _refused(request, match, seat, 400, form.first_error())
+        return _private_response(_refused(request, match, seat, 400, form.first_error()))
     before = view_for(match, seat)
     try:
         services.submit(match, seat, form.action(), form.cleaned_data["version"])
     except services.MoveRefused as refused:
-        return _refused(request, match, seat, refused.status, refused.message)
+        return _private_response(_refused(request, match, seat, refused.status, refused.message))
     now = local.seat_shown(match)
-    if not request.htmx or not (now is None or now == shown):
+    if not (now is None or now == shown):
         # The turn passed, or a new hand was dealt: the pass screen, never a hand, until the
         # next player presses Reveal.
         return _to_local_page(request, match)
-    after = view_for(match, seat)
-    html = render_update(match, seat, before, after, request=request)
-    return _private_response(HttpResponse(html))
+    if request.htmx:
+        after = view_for(match, seat)
+        response = HttpResponse(render_update(match, seat, before, after, request=request))
+    else:
+        response = redirect("games:local", public_id)
+    if now is not None:
+        local.remember_reveal(response, request, match, now)  # the same turn goes on
+    return _private_response(response)
 
 
 @require_POST
@@ -665,7 +684,17 @@ def local_hint(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
 
 def _to_local_page(request: HtmxHttpRequest, match: Match) -> HttpResponse:
-    return go_to(request, reverse("games:local", args=[match.public_id]))
+    """What the match's address shows now, instead of this answer: over htmx it replaces the
+    page's main part in place (a revealed hand leaves the page with it), without JavaScript a
+    redirect to the address (post/redirect/get)."""
+    if not request.htmx:
+        return _private_response(redirect("games:local", match.public_id))
+    response = _local_page(request, match)
+    if response.status_code == 200:
+        response["HX-Retarget"] = "#main"
+        response["HX-Reselect"] = "#main"
+        response["HX-Reswap"] = "outerHTML"
+    return response
 
 
 @require_http_methods(["GET", "POST"])

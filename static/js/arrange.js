@@ -47,6 +47,8 @@
       delayOnTouchOnly: true,
       ghostClass: "drag-ghost",
       onEnd: function (event) {
+        // Dropped on the discard pile: a discard (gestures.js), not a new order.
+        if (event.ginDiscarded) return;
         if (event.oldIndex !== event.newIndex) save(list);
       },
     });

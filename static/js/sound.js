@@ -80,5 +80,7 @@
 
   document.addEventListener("gin:sound", function (event) { beep(event.detail); });
   document.addEventListener("DOMContentLoaded", show);
+  // Pass and play swaps the table in after its pass screen, toggle and all.
+  document.addEventListener("htmx:afterSettle", show);
   window.ginSound = { enabled: enabled, played: played };
 })();

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
@@ -101,3 +102,45 @@ def shown_cards(html: str, codes: list[str] | str) -> list[str]:
         if any(form in html for form in forms):
             found.append(code)
     return found
+
+
+# What issue 23 saw in English on a German table after every push, and the move log's verbs.
+ENGLISH = (
+    "Your turn",
+    "Stock ·",
+    "Discard pile",
+    "Draw from the stock",
+    "Hint",
+    "Resign",
+    "connected",
+    "away",
+    "Your move clock",
+    "Offer to restart",
+    "Bea is thinking",
+    "Waiting for",
+    "drew",
+    "discarded",
+    "passed",
+)
+
+
+class _Words(HTMLParser):
+    """What a reader sees or hears of some HTML: its text, and its labels and tooltips."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.parts += [v or "" for k, v in attrs if k in ("aria-label", "title", "alt")]
+
+
+def english(html: str) -> list[str]:
+    """Which of the ENGLISH phrases a reader of ``html`` meets."""
+    parser = _Words()
+    parser.feed(html)
+    words = " ".join(parser.parts)
+    return [phrase for phrase in ENGLISH if phrase in words]

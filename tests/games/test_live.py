@@ -43,7 +43,7 @@ def _offers(match: Match) -> list[tuple[str, str]]:
 
 def test_it_connects_a_lobby_table_to_its_socket(match: Match, alice_client: Client):
     page = alice_client.get(url(match, "table")).content.decode()
-    assert f'ws-connect="/ws/games/{match.public_id}/"' in page
+    assert f'ws-connect="/ws/games/{match.public_id}/?lang=en"' in page
     assert 'hx-ext="ws"' in page
     assert "bob: away" in page
 
@@ -53,7 +53,7 @@ def test_a_table_against_bea_has_a_socket_for_her_moves_but_no_presence(
 ):
     match = start(alice)
     page = alice_client.get(url(match, "table")).content.decode()
-    assert f'ws-connect="/ws/games/{match.public_id}/"' in page
+    assert f'ws-connect="/ws/games/{match.public_id}/?lang=en"' in page
     assert '<section id="live" class="region live" hidden' in page
 
 

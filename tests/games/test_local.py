@@ -5,9 +5,11 @@ confirmation."""
 from __future__ import annotations
 
 import re
+import time
 from typing import TYPE_CHECKING
 
 import pytest
+from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
@@ -22,6 +24,7 @@ from .live_helpers import shown_cards
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+    from django.http import HttpResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -61,11 +64,27 @@ def match(device: Client) -> Match:
 
 
 def reveal(client: Client, match: Match) -> str:
+    """Press Reveal without JavaScript: a redirect to the match's address, which now shows the
+    hand (post/redirect/get); the page's HTML."""
     match.refresh_from_db()
     response = client.post(route(match, "reveal"), {"version": match.version})
+    assert response.status_code == 302 and response["Location"] == page(match)
+    shown = client.get(page(match))
+    assert shown.status_code == 200
+    assert shown["Cache-Control"] == "no-store"
+    return shown.content.decode()
+
+
+def assert_pass_screen_in_place(response: HttpResponse, name: str) -> str:
+    """An htmx answer that swaps the pass screen in for the page's main part (the hand that
+    was there goes with it); its HTML."""
     assert response.status_code == 200
     assert response["Cache-Control"] == "no-store"
-    return response.content.decode()
+    assert (response["HX-Retarget"], response["HX-Reselect"]) == ("#main", "#main")
+    assert response["HX-Reswap"] == "outerHTML"
+    html = response.content.decode()
+    assert f"Pass the device to {name}" in html and 'id="hand"' not in html
+    return html
 
 
 def act(client: Client, match: Match, move: str, card: str = "", seed: str = "", **extra: str):  # type: ignore[no-untyped-def]
@@ -118,9 +137,8 @@ def test_reveal_renders_only_the_hand_of_the_player_to_act(device: Client, match
 def test_passing_the_turn_goes_back_to_the_pass_screen(device: Client, match: Match):
     reveal(device, match)
     response = act(device, match, "pass", **HTMX)
-    assert response.status_code == 204
-    assert response["HX-Redirect"] == page(match)
-    assert response.content == b""
+    html = assert_pass_screen_in_place(response, "Ben")
+    assert_no_leak(html, [c for c in ALL_CARDS if c != "QC"])
     html = device.get(page(match)).content.decode()
     assert "Pass the device to Ben" in html
     assert_no_leak(html, hand(ANN) + hand(BEN))
@@ -141,7 +159,7 @@ def test_a_draw_keeps_the_same_hand_shown_until_the_discard(device: Client, matc
     assert "2D" in html  # Ann's drawn card, shown to Ann
     assert_no_leak(html, hand(BEN))
     response = act(device, match, "discard", "KD", **HTMX)
-    assert response["HX-Redirect"] == page(match)
+    assert_no_leak(assert_pass_screen_in_place(response, "Ben"), hand(ANN) + hand(BEN))
 
 
 def test_a_reload_shows_the_pass_screen_for_whoever_is_to_act(device: Client, match: Match):
@@ -159,7 +177,7 @@ def test_stale_reveals_and_moves_change_nothing(device: Client, match: Match):
     old = device.post(route(match, "reveal"), {"version": 0})
     assert old.status_code == 302 and old["Location"] == page(match)
     stale = device.post(route(match, "act"), {"move": "pass", "version": 0}, **HTMX)
-    assert stale.status_code == 204 and stale["HX-Redirect"] == page(match)
+    assert_pass_screen_in_place(stale, "Ben")
     assert snapshot(match) == (1, 1)
 
 
@@ -204,7 +222,7 @@ def test_a_hand_end_shows_both_hands_and_the_next_hand_passes_the_device(
     assert 'value="seed"' in shuffling and "Shuffling: sending your seed" in shuffling
     assert not shown_cards(shuffling, ALL_CARDS)
     response = act(device, match, "seed", seed="the-devices-seed", **HTMX)
-    assert response["HX-Redirect"] == page(match)
+    assert_pass_screen_in_place(response, "Ben")
     html = device.get(page(match)).content.decode()
     assert "Pass the device to" in html and 'id="hand"' not in html
 
@@ -248,3 +266,57 @@ def test_each_player_on_the_device_keeps_an_order_of_their_own(device: Client, m
     assert answer.status_code == 204
     again = reveal(device, match)
     assert re.findall(r'<li class="slot[^"]*" data-code="(\w\w)"', again) == mine
+
+
+def test_reveal_over_htmx_shows_the_hand_in_place_and_marks_this_position(
+    device: Client, match: Match
+):
+    response = device.post(route(match, "reveal"), {"version": 0}, **HTMX)
+    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    html = response.content.decode()
+    assert shown_cards(html, ANN) == hand(ANN) and 'id="main"' in html
+    marker = response.cookies[local.REVEALED_COOKIE]
+    assert marker["path"] == page(match) and marker["httponly"]
+    assert marker["samesite"] == "Strict" and 0 < int(marker["max-age"]) <= 15 * 60
+    # A reload of the address after Reveal shows the same hand: the page never left it.
+    assert shown_cards(device.get(page(match)).content.decode(), ANN) == hand(ANN)
+
+
+def test_a_reload_after_reveal_shows_only_the_hand_still_to_act(device: Client, match: Match):
+    reveal(device, match)
+    act(device, match, "pass")  # without JavaScript: a redirect to the address
+    html = device.get(page(match)).content.decode()
+    assert "Pass the device to Ben" in html
+    assert_no_leak(html, hand(ANN) + hand(BEN))
+    reveal(device, match)
+    act(device, match, "pass")
+    # Ann draws, then must discard: the same turn, so the address keeps showing her hand.
+    reveal(device, match)
+    answer = act(device, match, "draw_stock")
+    assert answer.status_code == 302 and answer["Location"] == page(match)
+    html = device.get(page(match)).content.decode()
+    assert sorted(shown_cards(html, [*hand(ANN), "2D"])) == sorted([*hand(ANN), "2D"])
+    assert_no_leak(html, hand(BEN))
+    act(device, match, "discard", "KD")
+    html = device.get(page(match)).content.decode()
+    assert "Pass the device to Ben" in html and 'id="hand"' not in html
+
+
+def test_the_marker_shows_one_position_for_a_short_while(
+    device: Client, match: Match, monkeypatch: pytest.MonkeyPatch
+):
+    reveal(device, match)
+    old = device.cookies[local.REVEALED_COOKIE].value
+    act(device, match, "pass")
+    # Ann's marker at the position before: Ben is to act now, and nobody sees a hand.
+    device.cookies[local.REVEALED_COOKIE] = old
+    html = device.get(page(match)).content.decode()
+    assert "Pass the device to Ben" in html and 'id="hand"' not in html
+    for forged in ("1:1", old.replace("0:0", "1:1")):
+        device.cookies[local.REVEALED_COOKIE] = forged
+        assert 'id="hand"' not in device.get(page(match)).content.decode()
+    # A device left alone after Reveal shows the pass screen again once the marker is old.
+    reveal(device, match)
+    later = time.time() + local.REVEALED_MAX_AGE + 1
+    monkeypatch.setattr(signing.time, "time", lambda: later)
+    assert 'id="hand"' not in device.get(page(match)).content.decode()

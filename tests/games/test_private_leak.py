@@ -86,19 +86,21 @@ def test_pass_and_play_pages_hold_no_hand_but_the_revealed_one(seed: int):
     match = Match.objects.get(kind=Match.Kind.LOCAL)
     page_url = reverse("games:local", args=[match.public_id])
     reveals = 0
+    passed = True  # the turn has just gone to a player who has not revealed their hand
     for _step in range(MAX_ACTIONS):
         match.refresh_from_db()
         if not match.is_active:
             break
         shown = local.seat_shown(match)
         page = device.get(page_url).content.decode()
-        if shown is not None:
+        if shown is not None and passed:
             # The pass screen: no card of any kind, public or not.
+            assert 'id="pass-screen"' in page
             assert not shown_cards(page, list(ALL_CARDS)), "the pass screen"
             assert not told_secrets(match, page), "the pass screen"
-            page = device.post(
-                reverse("games:local_reveal", args=[match.public_id]), {"version": match.version}
-            ).content.decode()
+            reveal = reverse("games:local_reveal", args=[match.public_id])
+            assert device.post(reveal, {"version": match.version})["Location"] == page_url
+            page = device.get(page_url).content.decode()
             reveals += 1
         seat = _mover(match)
         assert not shown_cards(page, hidden_from(match, seat)), "the revealed page"
@@ -111,6 +113,10 @@ def test_pass_and_play_pages_hold_no_hand_but_the_revealed_one(seed: int):
         answer = response.content.decode()
         assert not shown_cards(answer, hidden_from(match, seat)), "a move's answer"
         assert not told_secrets(match, answer), "a move's answer"
+        passed = local.seat_shown(match) not in (None, shown)
+        if passed:
+            # Handed over: the answer is the next player's pass screen, no card at all.
+            assert not shown_cards(answer, list(ALL_CARDS)), "the answer that passes the turn"
     assert reveals > 10
 
 

@@ -101,7 +101,7 @@ def test_it_shows_the_pause_while_bea_thinks(alice: User, alice_client: Client):
     page = alice_client.get(url(match, "table")).content.decode()
     assert "Bea is thinking…" in page
     # Her actions are pushed over the table socket; a page without JavaScript reloads itself.
-    assert f'ws-connect="/ws/games/{match.public_id}/"' in page
+    assert f'ws-connect="/ws/games/{match.public_id}/?lang=en"' in page
     assert '<meta http-equiv="refresh" content="2">' in page.split("<noscript>")[1]
     assert "Reload to see her move" in page
     assert 'name="move"' not in page.split('id="actions"')[1]  # no move of hers to press

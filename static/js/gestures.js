@@ -1,0 +1,135 @@
+// One-gesture moves (seed 004: "Tap the stock or the discard pile to draw"). Drawing needs no
+// script: the stock and the pile's top card are the buttons of forms of their own. Discarding a
+// card takes one gesture too: double-tap (double-click) it, drag it onto the discard pile, or
+// with the keyboard press Enter (or Space) on it to select it and Enter (or D) to discard it.
+// Each only selects the card and presses the Discard button, so it sends exactly the POST the
+// buttons send, and the server judges it as it judges them. Knock and Gin stay buttons. A card
+// that may not go (just taken from the pile) refuses with the reason the page shows already.
+(function () {
+  "use strict";
+
+  var DOUBLE_TAP_MS = 500;
+  var PILE_MARGIN = 12; // px around the pile's top card that still count as on it
+
+  function notice(message) {
+    var box = document.getElementById("notice");
+    if (!box || !message) return;
+    box.innerHTML = "";
+    var p = document.createElement("p");
+    p.textContent = message;
+    box.appendChild(p);
+  }
+
+  function select(radio) {
+    if (radio.checked) return;
+    radio.checked = true;
+    radio.dispatchEvent(new Event("change", { bubbles: true })); // table.js enables Discard
+  }
+
+  // Discard the card of hand slot ``slot``; false when no discard is this page's to make now.
+  function discard(slot) {
+    var radio = slot && slot.querySelector("input[name=card]");
+    var button = document.querySelector('#actions button[name=move][value=discard]');
+    if (!radio || !button) return false;
+    if (radio.disabled) {
+      var why = document.querySelector("#actions .why [data-refusal]");
+      notice(why && why.textContent);
+      return true;
+    }
+    select(radio);
+    if (!button.disabled) button.click();
+    return true;
+  }
+
+  function slotOf(target) {
+    return target.closest ? target.closest("#hand .hand-cards > li[data-code]") : null;
+  }
+
+  // Double-tap or double-click: two clicks on one card, close together. (Clicks, not dblclick:
+  // a touch screen's double tap does not always make one.) The label's own click on its radio
+  // is not a second tap.
+  var lastTap = { code: "", at: 0 };
+  document.addEventListener("click", function (event) {
+    var slot = slotOf(event.target);
+    if (!slot || event.target.matches("input")) return;
+    var code = slot.dataset.code;
+    if (lastTap.code === code && event.timeStamp - lastTap.at < DOUBLE_TAP_MS) {
+      lastTap = { code: "", at: 0 };
+      discard(slot);
+    } else {
+      lastTap = { code: code, at: event.timeStamp };
+    }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var radio = event.target;
+    if (!radio.matches || !radio.matches("#hand input[name=card]")) return;
+    if (event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
+    var enter = event.key === "Enter";
+    if (!enter && event.key !== "d" && event.key !== "D") return;
+    // Enter would otherwise submit the form with its first button (Sort).
+    event.preventDefault();
+    if (radio.checked) discard(slotOf(radio));
+    else select(radio);
+  });
+
+  // Dragging a card onto the discard pile. The hand is a SortableJS list (arrange.js), which
+  // announces "start" and "end" as DOM events; where the pointer is while a card is dragged is
+  // read from the drag (mouse) or pointer and touch (touch screen) events.
+  var point = null;
+  function pile() {
+    return document.querySelector("#pile .discard");
+  }
+  function overPile(at) {
+    var target = pile();
+    if (!target || !at) return false;
+    var r = target.getBoundingClientRect();
+    return (
+      at.x >= r.left - PILE_MARGIN && at.x <= r.right + PILE_MARGIN &&
+      at.y >= r.top - PILE_MARGIN && at.y <= r.bottom + PILE_MARGIN
+    );
+  }
+  function track(event) {
+    if (!point) return;
+    var source = event.touches && event.touches[0] ? event.touches[0] : event;
+    if (source.clientX === undefined || (!source.clientX && !source.clientY)) return;
+    point = { x: source.clientX, y: source.clientY };
+    var target = pile();
+    if (target) target.classList.toggle("drop-target", overPile(point));
+    // A card held over the pile may be dropped there (a mouse drag is the browser's own).
+    if (event.type === "dragover" && overPile(point)) event.preventDefault();
+  }
+  ["dragover", "pointermove", "touchmove", "mousemove"].forEach(function (type) {
+    document.addEventListener(type, track, { capture: true, passive: type !== "dragover" });
+  });
+  document.addEventListener("drop", function (event) {
+    if (point && overPile(point)) event.preventDefault();
+  }, true);
+  document.addEventListener("start", function (event) {
+    if (event.target.matches && event.target.matches("#hand .hand-cards")) point = { x: 0, y: 0 };
+  });
+  // On a touch screen SortableJS swallows the first click after a drag (meant for one a lifted
+  // finger might make), so it would swallow the Discard press below, made as the drag ends. A
+  // click of our own at the root, which does not bubble, is the one it swallows; when it
+  // swallows none, that click reaches nothing.
+  function releaseClicks() {
+    document.documentElement.dispatchEvent(new MouseEvent("click"));
+  }
+  document.addEventListener("end", function (event) {
+    var list = event.target;
+    if (!point || !list.matches || !list.matches("#hand .hand-cards")) return;
+    releaseClicks();
+    var dropped = overPile(point);
+    point = null;
+    var target = pile();
+    if (target) target.classList.remove("drop-target");
+    var slot = event.item;
+    if (!dropped || !slot || !slot.querySelector("input[name=card]")) return;
+    // A discard, not a new order: the card goes back to its place (arrange.js saves nothing)
+    // until the server's answer takes it out of the hand.
+    event.ginDiscarded = true;
+    var others = Array.prototype.filter.call(list.children, function (li) { return li !== slot; });
+    list.insertBefore(slot, others[event.oldIndex] || null);
+    discard(slot);
+  });
+})();
