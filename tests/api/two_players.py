@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -95,6 +96,15 @@ def _version(client: Client, public_id: str) -> int:
     return int(client.get(f"/matches/{public_id}")["version"])
 
 
+def _deal(client: Client, public_id: str) -> None:
+    """Send the player's seed if the hand waits for it (docs/fairness.md: a hand is dealt once
+    the players' seeds are in)."""
+    detail = client.get(f"/matches/{public_id}")
+    if any(action["type"] == "seed" for action in detail["view"]["legal_actions"]):
+        seed = {"type": "seed", "seed": secrets.token_urlsafe(16)}
+        client.post(f"/matches/{public_id}/actions", {"action": seed, "version": detail["version"]})
+
+
 def _wait_for_turn(client: Client, public_id: str) -> None:
     """Until Bea has made the moves she makes before her opponent's first."""
     deadline = time.monotonic() + BEA_WAIT_SECONDS
@@ -114,6 +124,8 @@ def build(base: str, tokens: dict[str, str]) -> World:
     # then carol's rematch, accepted (the lobby's open challenges stay as they are).
     first = c["alice"].post("/challenges", {"to": "carol"})
     m0 = c["carol"].post(f"/challenges/{first['id']}/accept")["match"]
+    _deal(c["alice"], m0)
+    _deal(c["carol"], m0)
     c["alice"].post(f"/matches/{m0}/resign", {"version": _version(c["alice"], m0)})
     to_dave = c["alice"].post("/challenges", {"to": "dave"})
     seek = c["alice"].post("/seeks", {"target": 50})
@@ -123,10 +135,13 @@ def build(base: str, tokens: dict[str, str]) -> World:
     m1 = c["alice"].post(
         f"/matches/{m0}/offers/{rematch['id']}/accept", {"version": _version(c["alice"], m0)}
     )["next"]
+    _deal(c["alice"], m1)
+    _deal(c["carol"], m1)
     restart = c["alice"].post(
         f"/matches/{m1}/offers", {"kind": "restart", "version": _version(c["alice"], m1)}
     )
     bea = c["alice"].post("/matches/bea", {"target": 50})["id"]
+    _deal(c["alice"], bea)
     _wait_for_turn(c["alice"], bea)
     for pk in (first["id"], to_dave["id"]):
         world.add("challenge_id", pk, alices=True, private=True)
@@ -146,7 +161,10 @@ def build(base: str, tokens: dict[str, str]) -> World:
     )
     own_seek = c["bob"].post("/seeks")
     b1 = c["erin"].post(f"/seeks/{own_seek['id']}/accept")["match"]
+    _deal(c["bob"], b1)
+    _deal(c["erin"], b1)
     b_bea = c["bob"].post("/matches/bea", {"target": 50})["id"]
+    _deal(c["bob"], b_bea)
     _wait_for_turn(c["bob"], b_bea)
     world.add("challenge_id", to_erin["id"])
     world.add("challenge_id", declined["counter"]["id"])
