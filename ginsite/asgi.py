@@ -19,6 +19,7 @@ from channels.security.websocket import WebsocketDenier  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 import games.routing  # noqa: E402
+import ginsite.daphne_http  # noqa: E402
 import lobby.routing  # noqa: E402
 from games.bea_turns import Resumer  # noqa: E402
 from games.outbox import sweeper  # noqa: E402
@@ -27,6 +28,10 @@ from ginsite.lanes import LanedASGIHandler  # noqa: E402
 from ginsite.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
 from ginsite.pushes import remember_server_loop  # noqa: E402
 from lobby.stream import EventsConsumer  # noqa: E402
+
+# What daphne answers before Django (a form body it cannot parse, headers over its limit) is
+# the API's JSON error, not a bare 400.
+ginsite.daphne_http.install()
 
 # Pages' sockets: only from the site's own origins (scheme, host and port; see ginsite.origins).
 pages = OriginValidator(
