@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from games import services
 from games.models import Match, Seat
 from games.private import GUEST_COOKIE, MAX_KEY_CHARS, hash_key, new_key, set_key_cookie
+from ginsite.refusals import Refused
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -95,7 +96,7 @@ def start(
     from games.ai import LEVELS
 
     if level not in LEVELS:
-        raise services.MoveRefused(_("Unknown level for Bea."))
+        raise Refused(_("Unknown level for Bea."))
     rules = services.ruleset(preset, target)
     running = running_match(key)
     if running is not None:

@@ -28,6 +28,7 @@ from games import events, outbox, readers, services
 from games.forms import RulesForm
 from games.models import Match, PrivateTable, Seat
 from ginsite import names
+from ginsite.refusals import Refused
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -42,12 +43,12 @@ MAX_KEY_CHARS = 64
 GUEST_COOKIE = "gin_guest"
 
 
-class TableFull(services.MoveRefused):
+class TableFull(Refused):
     status = 409
     code = "table_full"
 
 
-class TableExpired(services.MoveRefused):
+class TableExpired(Refused):
     status = 410
     code = "table_expired"
 
@@ -240,7 +241,7 @@ def take_seat(match: Match, user: AbstractBaseUser | None, name: str = "") -> st
     if match.table is not None and match.table.expired_at is not None:
         raise TableExpired(_("This table has expired."))
     if user is not None and readers.seat_of(match, user) is not None:
-        raise services.MoveRefused(_("You already have a seat at this table."))
+        raise Refused(_("You already have a seat at this table."))
     key = None
     if user is not None:
         change: dict[str, Any] = {"kind": Seat.Kind.PLAYER, "user": user}

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import PRESETS, IllegalAction, MatchState, Ruleset, apply, new_match
 from ginsite import rows
+from ginsite.refusals import Refused
 
 from . import events, lookups, outbox
 from .models import Action, HandRecord, Match, Offer, Seat
@@ -35,53 +36,45 @@ TARGETS = (50, 100, 150, 250)
 # The version of a change the door decides itself (never a client's): whatever the match is at.
 CURRENT = object()
 
-
-class MoveRefused(Exception):  # noqa: N818 - reads better at call sites than MoveRefusedError
-    """A request the door turns away; nothing was changed. ``status`` is the HTTP status."""
-
-    status = 400
-    code = "refused"
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+# The door's own kinds of ``Refused`` (the site's one refusal), each with the code the API
+# answers with.
 
 
-class StaleVersion(MoveRefused):
+class StaleVersion(Refused):
     status = 409
     code = "stale_version"
 
 
-class MatchClosed(MoveRefused):
+class MatchClosed(Refused):
     status = 409
     code = "match_closed"
 
 
-class NotYourSeat(MoveRefused):
+class NotYourSeat(Refused):
     status = 403
     code = "not_your_match"
 
 
-class IllegalMove(MoveRefused):
+class IllegalMove(Refused):
     status = 422
     code = "illegal_move"
 
 
-class NotConnected(MoveRefused):
+class NotConnected(Refused):
     """At a private table both players must be connected for either to move."""
 
     status = 409
     code = "not_connected"
 
 
-class AlreadyPlaying(MoveRefused):
+class AlreadyPlaying(Refused):
     """A lobby match for a player who is in another one that is still going."""
 
     status = 409
     code = "already_playing"
 
 
-class BeaMatchRunning(MoveRefused):
+class BeaMatchRunning(Refused):
     """A new match against Bea while one is running: the caller asks before replacing it."""
 
     status = 409
@@ -113,11 +106,11 @@ class SeatSpec:
 def ruleset(preset: str, target: int | None = None) -> Ruleset:
     """A preset, optionally with its own target; refuses unknown names and targets."""
     if preset not in PRESETS:
-        raise MoveRefused(_("Unknown rules preset."))
+        raise Refused(_("Unknown rules preset."))
     rules = PRESETS[preset]
     if target is not None:
         if target not in TARGETS:
-            raise MoveRefused(_("The target must be one of 50, 100, 150 or 250."))
+            raise Refused(_("The target must be one of 50, 100, 150 or 250."))
         rules = replace(rules, target=target)
     return rules
 
@@ -220,7 +213,7 @@ def start_bea_match(
     from games.ai import LEVELS
 
     if level not in LEVELS:
-        raise MoveRefused(_("Unknown level for Bea."))
+        raise Refused(_("Unknown level for Bea."))
     rules = ruleset(preset, target)
     running = running_bea_match(user)
     if running is not None:
@@ -247,7 +240,7 @@ def _lock_for(match: Match, version: Any, *, active: bool = True, offers: bool =
     """The match row, locked, after the checks every state-changing request passes: it names
     the version it was made on, that is still the version, and (``active``) the match runs."""
     if version is not CURRENT and (not isinstance(version, int) or isinstance(version, bool)):
-        raise MoveRefused(_("Every move must say which version of the table it was made on."))
+        raise Refused(_("Every move must say which version of the table it was made on."))
     # The seats, read under the lock (who sits where, signs of life); their accounts are
     # read only where a name is needed (a private table), not for every move.
     locked = lookups.locked_match(match.pk, offers=offers)
@@ -290,7 +283,7 @@ def _copy_row(source: Match, target: Match) -> None:
 def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
     """Apply ``action`` for ``seat`` if ``version`` is still the match's version.
 
-    Raises ``MoveRefused`` (stale or repeated version, closed match, illegal move) and then
+    Raises ``Refused`` (stale or repeated version, closed match, illegal move) and then
     changes nothing. Returns the new state; the match row is refreshed in place.
     """
     try:
@@ -407,14 +400,14 @@ def claim_win(match: Match, seat: int, version: Any) -> None:
 def make_offer(match: Match, seat: int, kind: str, version: Any) -> Offer:
     """``seat`` proposes a rematch (after the match) or a restart (during it)."""
     if kind not in Offer.Kind.values:
-        raise MoveRefused(_("There is no such offer."))
+        raise Refused(_("There is no such offer."))
     try:
         with transaction.atomic():
             locked = _lock_for(match, version, active=kind == Offer.Kind.RESTART)
             if not is_live(locked) or any(s.is_open for s in locked.seats.all()):
-                raise MoveRefused(_("Offers are for matches between two players."))
+                raise Refused(_("Offers are for matches between two players."))
             if kind == Offer.Kind.REMATCH and locked.is_active:
-                raise MoveRefused(_("A rematch can be offered once the match is over."))
+                raise Refused(_("A rematch can be offered once the match is over."))
             if locked.offers.filter(status=Offer.Status.ACCEPTED).exists():
                 raise MatchClosed(_("A new match has already started from this one."))
             if locked.offers.filter(status=Offer.Status.PENDING).exists():
@@ -431,7 +424,7 @@ def answer_offer(match: Match, seat: int, offer_id: Any, answer: str, version: A
     """``answer`` is ``accept`` or ``decline`` (the other seat) or ``withdraw`` (the offerer).
     Accepting starts the new match and returns it; both pages follow it there."""
     if answer not in ("accept", "decline", "withdraw"):
-        raise MoveRefused(_("Answer accept, decline or withdraw."))
+        raise Refused(_("Answer accept, decline or withdraw."))
     new: Match | None = None
     with transaction.atomic():
         locked = _lock_for(match, version, active=False)
@@ -488,7 +481,7 @@ def restart_local(match: Match, version: Any) -> Match:
     with transaction.atomic():
         locked = _lock_for(match, version)
         if locked.kind != Match.Kind.LOCAL:
-            raise MoveRefused(_("Only a match on one device restarts without an offer."))
+            raise Refused(_("Only a match on one device restarts without an offer."))
         new = _follow_up(locked, Offer.Kind.RESTART)
         outbox.announce(locked, events.ENDED)
     _copy_row(locked, match)

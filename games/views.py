@@ -29,6 +29,7 @@ from games.models import Match, PrivateTable, Seat, seats_with_players
 from games.readers import WATCHER, view_for
 from games.regions import REGIONS, render_regions, render_update, table_context
 from ginsite.htmx import go_to
+from ginsite.refusals import Refused
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -263,7 +264,7 @@ def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         # A move from a page that fell behind: most often another tab (or window) of the
         # same seat moved. Say so; the answer brings this page up to date.
         return _refused(request, match, seat, refused.status, str(OTHER_TAB))
-    except services.MoveRefused as refused:
+    except Refused as refused:
         return _refused(request, match, seat, refused.status, refused.message)
     return _moved(request, match, seat, before)
 
@@ -335,7 +336,7 @@ def _live_request(
     before = view_for(match, seat)
     try:
         new = act(match, seat)
-    except services.MoveRefused as refused:
+    except Refused as refused:
         return _refused(request, match, seat, refused.status, refused.message)
     return _after_live_request(request, match, seat, before, new)
 
@@ -390,7 +391,7 @@ def resign(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     if request.method == "POST" and request.POST.get("confirm"):
         try:
             services.resign(match, seat, _client_version(request))
-        except services.MoveRefused as refused:
+        except Refused as refused:
             return _refused(request, match, seat, refused.status, refused.message)
         return redirect("games:table", match.public_id)
     if not match.is_active:
@@ -524,7 +525,7 @@ def private_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
         key = private.take_seat(match, user, form.cleaned_data["name"] if form else "")
     except private.TableFull:
         return _private_page(request, "private_full", table, 409, match=match)
-    except services.MoveRefused as refused:
+    except Refused as refused:
         return render(request, "games/refused.html", {"message": refused.message}, status=400)
     response = redirect("games:private", token)
     if key is not None:
@@ -630,7 +631,7 @@ def local_act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     before = view_for(match, seat)
     try:
         services.submit(match, seat, form.action(), form.cleaned_data["version"])
-    except services.MoveRefused as refused:
+    except Refused as refused:
         return _refused(request, match, seat, refused.status, refused.message)
     now = local.seat_shown(match)
     if not request.htmx or not (now is None or now == shown):
@@ -676,7 +677,7 @@ def local_restart(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     if request.method == "POST" and request.POST.get("confirm"):
         try:
             new = services.restart_local(match, _client_version(request))
-        except services.MoveRefused as refused:
+        except Refused as refused:
             context = {"message": refused.message}
             return render(request, "games/refused.html", context, status=refused.status)
         return redirect("games:local", new.public_id)

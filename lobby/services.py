@@ -28,9 +28,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.models import Match, Seat
-from games.services import MoveRefused, SeatSpec, create_match, lock_players, ruleset
+from games.services import SeatSpec, create_match, lock_players, ruleset
 from ginsite import limits
 from ginsite.pushes import group_send_after_commit
+from ginsite.refusals import Conflict, NotAllowed, Refused, TooMany
 from lobby import event_feeds, presence
 from lobby.models import Block, Challenge, Presence, Seek, display_name_of
 from lobby.presence import PRESENCE_TTL, busy_user_ids, hidden_from, is_online, online_user_ids
@@ -59,34 +60,6 @@ SWEEP_LOCK = "lobby:sweep"
 def user_group(user_id: int) -> str:
     """The group of every lobby page one user has open (for redirects meant for them alone)."""
     return f"lobby-user-{user_id}"
-
-
-class Refused(Exception):  # noqa: N818 - reads better at call sites than RefusedError
-    """A lobby request turned away; nothing was changed. ``status`` is the HTTP status."""
-
-    status = 400
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-class NotAllowed(Refused):
-    status = 403
-
-
-class Conflict(Refused):
-    status = 409
-
-
-class TooMany(Refused):
-    """Too many of something in a short while; ``retry_after`` is the seconds to wait."""
-
-    status = 429
-
-    def __init__(self, message: str, retry_after: int):
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 # --- Telling the lobby ------------------------------------------------------------------------
@@ -198,14 +171,12 @@ def sweep(*, force: bool = False) -> bool:
 
 def _check_rules(preset: str, target: Any) -> int:
     """The target as an int, or Refused for an unknown preset or target."""
+    ruleset(preset)
     try:
-        ruleset(preset)
         number = int(target)
-        ruleset(preset, number)
-    except MoveRefused as refused:
-        raise Refused(refused.message) from None
     except (TypeError, ValueError):
         raise Refused(_("The target must be one of 50, 100, 150 or 250.")) from None
+    ruleset(preset, number)
     return number
 
 
@@ -245,7 +216,7 @@ def _start(
             ),
             hints=hints,
         )
-    except MoveRefused as refused:  # a player sat down elsewhere (checked first, under lock)
+    except Refused as refused:  # a player sat down elsewhere (checked first, under lock)
         raise Conflict(refused.message) from None
 
 

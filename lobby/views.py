@@ -28,6 +28,7 @@ from games.models import Match
 from games.services import TARGETS
 from games.stats import player_stats
 from ginsite.htmx import go_to
+from ginsite.refusals import Refused
 from lobby import completion, tokens
 from lobby import regions as lobby_regions
 from lobby import services as lobby_services
@@ -191,10 +192,11 @@ def _done(request: HtmxHttpRequest, message: str, region: str) -> HttpResponse:
     return redirect("lobby:lobby")
 
 
-def _refused(request: HtmxHttpRequest, refused: lobby_services.Refused) -> HttpResponse:
+def _refused(request: HtmxHttpRequest, refused: Refused) -> HttpResponse:
+    """A service's refusal as the lobby's answer: its status, its message as the notice."""
     response = _lobby_answer(request, status=refused.status, notice=refused.message, level="error")
-    if isinstance(refused, lobby_services.TooMany):
-        response["Retry-After"] = str(refused.retry_after)
+    for name, value in refused.headers.items():
+        response[name] = value
     return response
 
 
@@ -222,7 +224,7 @@ def send_challenge(request: HtmxHttpRequest) -> HttpResponse:
         **{user_model.USERNAME_FIELD: username, "is_active": True}
     ).first()
     if other is None:
-        return _refused(request, lobby_services.Refused(_("There is no player of that name.")))
+        return _refused(request, Refused(_("There is no player of that name.")))
     try:
         lobby_services.challenge(
             request.user,  # type: ignore[arg-type]
@@ -231,7 +233,7 @@ def send_challenge(request: HtmxHttpRequest) -> HttpResponse:
             request.POST.get("target", ""),
             hints=request.POST.get("hints") == "on",
         )
-    except lobby_services.Refused as refused:
+    except Refused as refused:
         return _refused(request, refused)
     message = _("Challenge sent to %(name)s.") % {"name": display_name_of(other)}
     return _done(request, message, "challenges")
@@ -243,7 +245,7 @@ def accept_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     item = _get_challenge_for_user(request, pk)
     try:
         match = lobby_services.accept_challenge(item, request.user)  # type: ignore[arg-type]
-    except lobby_services.Refused as refused:
+    except Refused as refused:
         return _refused(request, refused)
     return _to_match(request, match)
 
@@ -265,7 +267,7 @@ def decline_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             request.POST.get("reason", ""),
             proposal,
         )
-    except lobby_services.Refused as refused:
+    except Refused as refused:
         return _refused(request, refused)
     if counter is None:
         return _done(request, _("Challenge declined."), "challenges")
@@ -283,7 +285,7 @@ def accept_counter(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     lobby_services.seen_over_http(request.user)  # type: ignore[arg-type]
     try:
         match = lobby_services.accept_counter(item, request.user)  # type: ignore[arg-type]
-    except lobby_services.Refused as refused:
+    except Refused as refused:
         return _refused(request, refused)
     return _to_match(request, match)
 
@@ -294,7 +296,7 @@ def cancel_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     item = _get_challenge_for_user(request, pk)
     try:
         lobby_services.cancel_challenge(item, request.user)  # type: ignore[arg-type]
-    except lobby_services.Refused as refused:
+    except Refused as refused:
         return _refused(request, refused)
     return _done(request, _("Challenge cancelled."), "challenges")
 
@@ -308,7 +310,7 @@ def post_seek(request: HtmxHttpRequest) -> HttpResponse:
             request.POST.get("preset", ""),
             request.POST.get("target", ""),
         )
-    except lobby_services.Refused as refused:
+    except Refused as refused:
         return _refused(request, refused)
     return _done(request, _("Seek posted. The first player to accept it plays you."), "seeks")
 
@@ -320,7 +322,7 @@ def accept_seek(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     lobby_services.seen_over_http(request.user)  # type: ignore[arg-type]
     try:
         match = lobby_services.accept_seek(seek, request.user)  # type: ignore[arg-type]
-    except lobby_services.Refused as refused:
+    except Refused as refused:
         return _refused(request, refused)
     return _to_match(request, match)
 
@@ -331,7 +333,7 @@ def cancel_seek(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     seek = _get_seek(pk)
     try:
         lobby_services.cancel_seek(seek, request.user)  # type: ignore[arg-type]
-    except lobby_services.Refused as refused:
+    except Refused as refused:
         return _refused(request, refused)
     return _done(request, _("Seek cancelled."), "seeks")
 
@@ -342,7 +344,7 @@ def block_player(request: HtmxHttpRequest, username: str) -> HttpResponse:
     other = _get_player(username)
     try:
         lobby_services.block(request.user, other)  # type: ignore[arg-type]
-    except lobby_services.Refused as refused:
+    except Refused as refused:
         messages.error(request, refused.message)
         return redirect("lobby:player", username)
     messages.success(

@@ -8,6 +8,7 @@ from django.test import Client
 
 from games.models import Match, Seat
 from games.services import SeatSpec, create_match, ruleset
+from ginsite import refusals
 from lobby import services
 from lobby.models import Block, Challenge
 from tests.lobby.lobby_helpers import HTMX, age_challenge, go_quiet, lobby_matches, online
@@ -135,13 +136,13 @@ def test_it_refuses_a_challenge_from_a_blocked_player(
 
 def test_it_refuses_challenging_someone_you_blocked(alice: User, bob: User, here: None) -> None:
     Block.objects.create(blocker=alice, blocked=bob)
-    with pytest.raises(services.NotAllowed, match="You have blocked bob"):
+    with pytest.raises(refusals.NotAllowed, match="You have blocked bob"):
         _challenge(alice, bob)
 
 
 def test_it_refuses_a_player_who_is_not_in_the_lobby(alice: User, bob: User) -> None:
     online(alice)
-    with pytest.raises(services.Conflict, match="bob is not in the lobby"):
+    with pytest.raises(refusals.Conflict, match="bob is not in the lobby"):
         _challenge(alice, bob)
 
 
@@ -167,7 +168,7 @@ def test_it_refuses_while_the_challenger_is_in_a_lobby_match(
     alice: User, bob: User, carol: User, here: None
 ) -> None:
     _lobby_match(alice, carol)
-    with pytest.raises(services.Conflict, match="You are in a lobby match already"):
+    with pytest.raises(refusals.Conflict, match="You are in a lobby match already"):
         _challenge(alice, bob)
 
 
@@ -289,7 +290,7 @@ def test_it_refuses_accepting_a_cancelled_challenge(
 def test_it_refuses_accepting_when_the_challenger_left(alice: User, bob: User, here: None) -> None:
     item = _challenge(alice, bob)
     go_quiet(alice)
-    with pytest.raises(services.Conflict, match="alice has left the lobby"):
+    with pytest.raises(refusals.Conflict, match="alice has left the lobby"):
         services.accept_challenge(item, bob)
     assert not lobby_matches()
 
@@ -358,7 +359,7 @@ def test_it_refuses_a_cancel_by_the_challenged_player(
 def test_it_refuses_cancelling_twice(alice: User, bob: User, here: None) -> None:
     item = _challenge(alice, bob)
     services.cancel_challenge(item, alice)
-    with pytest.raises(services.Conflict, match="cancelled"):
+    with pytest.raises(refusals.Conflict, match="cancelled"):
         services.cancel_challenge(item, alice)
 
 

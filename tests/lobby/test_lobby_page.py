@@ -8,6 +8,7 @@ from django.test import Client
 
 from games.models import Match, Seat
 from games.services import SeatSpec, create_match, ruleset
+from ginsite import refusals
 from lobby import services
 from lobby.models import Block, Challenge, Presence
 from tests.lobby.lobby_helpers import go_quiet, online
@@ -158,7 +159,7 @@ def test_it_blocks_and_unblocks(client: Client, alice: User, bob: User) -> None:
     assert Block.objects.filter(blocker=bob, blocked=alice).exists()
     html = response.content.decode()
     assert "You blocked alice" in html and 'action="/players/alice/unblock"' in html
-    with pytest.raises(services.Conflict, match="bob is not in the lobby right now"):
+    with pytest.raises(refusals.Conflict, match="bob is not in the lobby right now"):
         services.challenge(alice, bob, "standard", 100)
     client.post("/players/alice/unblock")
     assert not Block.objects.exists()

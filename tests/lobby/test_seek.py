@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.models import Seat
+from ginsite import refusals
 from lobby import services
 from lobby.models import Block, Seek
 from tests.lobby.lobby_helpers import HTMX, go_quiet, lobby_matches, online
@@ -92,7 +93,7 @@ def test_it_lets_only_one_of_two_racing_accepts_win(
     services.accept_seek(seek, bob)
     monkeypatch.setattr(Seek, "refresh_from_db", lambda self, *a, **k: None)
     monkeypatch.setattr(services, "busy_user_ids", lambda now=None: set())
-    with pytest.raises(services.Conflict, match="Someone else got there first"):
+    with pytest.raises(refusals.Conflict, match="Someone else got there first"):
         services.accept_seek(stale, carol)
     assert len(lobby_matches()) == 1
 
