@@ -1,8 +1,8 @@
 """The lobby's part of the JSON API: me, who is online, challenges, seeks and the event stream.
 
-Thin, like the lobby's views: an access helper, one call into ``lobby.services`` (the lobby's
-one door), an answer. Refusals are the services' own (``Refused`` and its subclasses), turned
-into JSON by ``ginsite.api``.
+Thin, like the lobby's views: a lookup and one action of ``lobby.services`` (the lobby's one
+door, which the pages call too), an answer. Refusals are the services' own
+(``ginsite.refusals.Refused``), turned into JSON by ``ginsite.api``.
 """
 
 from __future__ import annotations
@@ -11,20 +11,20 @@ import asyncio
 import json
 import time
 import uuid
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 from channels.layers import get_channel_layer
-from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.http import HttpRequest, StreamingHttpResponse
-from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
 
 from games import presence as game_presence
+from games.models import Match
 from games.stats import player_stats
-from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, api_time, user_of
+from ginsite.apikit import ERRORS, Body, Error, Preset, Target, api_time, user_of
 from ginsite.dbwork import in_thread
 from ginsite.inbox import Inbox
 from ginsite.pushes import credentials_group, opened_with
@@ -213,14 +213,9 @@ def _person(user: Any) -> dict[str, str]:
     return {"username": user.get_username(), "display_name": display_name_of(user)}
 
 
-def _challenge_for_user(user: Any, pk: int) -> Challenge:
-    """A challenge the user sent or received; anyone else's is 404, as if it did not exist."""
-    return get_object_or_404(
-        Challenge.objects.select_related(*event_feeds.CHALLENGE_RELATED).filter(
-            Q(challenger=user) | Q(challenged=user)
-        ),
-        pk=pk,
-    )
+def _challenge_json(user: Any, challenge_id: int) -> dict[str, Any]:
+    """The challenge as it is now, as ``user`` sees it (read again after an action)."""
+    return event_feeds.challenge_json(lobby_services.challenge_for(user, challenge_id), user.pk)
 
 
 def _seek_json(seek: Seek, user: Any) -> dict[str, Any]:
@@ -234,18 +229,6 @@ def _seek_json(seek: Seek, user: Any) -> dict[str, Any]:
         "mine": seek.poster_id == user.pk,
         "match": seek.match.public_id if seek.match_id and seek.match else None,
     }
-
-
-def _seek(pk: int) -> Seek:
-    return get_object_or_404(Seek.objects.select_related("poster__profile", "match"), pk=pk)
-
-
-def _player(username: str) -> Any:
-    user_model = get_user_model()
-    return get_object_or_404(
-        user_model.objects.select_related("profile"),
-        **{user_model.USERNAME_FIELD: username, "is_active": True},
-    )
 
 
 # --- Me and players -----------------------------------------------------------------------------
@@ -268,33 +251,24 @@ def me(request: HttpRequest) -> dict[str, Any]:
 def players_online(request: HttpRequest) -> list[dict[str, Any]]:
     """Who is in the lobby now (asking counts as being there, as opening the lobby does)."""
     user = user_of(request)
-    lobby_services.seen_over_http(user)
-    # Neither side of a block sees the other (presence.hidden_from, as the HTML lobby).
-    online = presence.online_user_ids() - presence.hidden_from(user.pk)
-    busy = presence.busy_user_ids()
-    completed = completion.of_players(online)
-    users = (
-        get_user_model()
-        .objects.filter(pk__in=online, is_active=True)
-        .select_related("profile")
-        .order_by("profile__display_name")
-    )
+    presence.seen_over_http(user)
+    listed = presence.online_players(user.pk)
     return [
         {
             **_person(other),
-            "busy": other.pk in busy,
+            "busy": other.pk in listed.busy,
             "me": other.pk == user.pk,
             "blocked": False,
-            "completion": completed.get(other.pk),
+            "completion": listed.completion.get(other.pk),
         }
-        for other in users
+        for other in listed.users
     ]
 
 
 @router.get("/players/{username}", response={200: PlayerProfile, ERRORS: Error}, tags=["players"])
 def player(request: HttpRequest, username: str) -> dict[str, Any]:
     """A player's public profile: name, whether they are in the lobby, statistics."""
-    other = _player(username)
+    other = lobby_services.player_named(username)
     hidden = other.pk in presence.hidden_from(user_of(request).pk)
     return {
         **_person(other),
@@ -311,8 +285,8 @@ def player(request: HttpRequest, username: str) -> dict[str, Any]:
 def list_challenges(request: HttpRequest) -> dict[str, Any]:
     """Open challenges to and from you, and those answered in the last ten minutes."""
     user = user_of(request)
-    lobby_services.sweep()
-    since = lobby_services._now() - lobby_services.ANSWER_SHOWN
+    presence.sweep()
+    since = timezone.now() - lobby_services.ANSWER_SHOWN
     items = (
         Challenge.objects.filter(Q(challenger=user) | Q(challenged=user))
         .filter(Q(status=Challenge.Status.OPEN) | Q(answered_at__gt=since))
@@ -330,23 +304,16 @@ def list_challenges(request: HttpRequest) -> dict[str, Any]:
 def create_challenge(request: HttpRequest, body: ChallengeIn) -> Status:
     """Challenge a player who is in the lobby. It expires after two minutes unanswered."""
     user = user_of(request)
-    user_model = get_user_model()
-    other = user_model.objects.filter(
-        **{user_model.USERNAME_FIELD: body.to, "is_active": True}
-    ).first()
-    if other is None:
-        raise ApiError(404, "not_found", "There is no player of that name.")
+    other = lobby_services.player_named(body.to)
     made = lobby_services.challenge(user, other, body.preset, body.target, body.hints)
-    made = _challenge_for_user(user, made.pk)
-    return Status(201, event_feeds.challenge_json(made, user.pk))
+    return Status(201, _challenge_json(user, made.pk))
 
 
 @router.get(
     "/challenges/{challenge_id}", response={200: ChallengeOut, ERRORS: Error}, tags=["challenges"]
 )
 def get_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
-    user = user_of(request)
-    return event_feeds.challenge_json(_challenge_for_user(user, challenge_id), user.pk)
+    return _challenge_json(user_of(request), challenge_id)
 
 
 @router.post(
@@ -356,14 +323,7 @@ def get_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
 )
 def accept_challenge(request: HttpRequest, challenge_id: int) -> Status:
     """Accept a challenge to you: the match starts (you play second)."""
-    user = user_of(request)
-    item = _challenge_for_user(user, challenge_id)
-    lobby_services.seen_over_http(user)
-    match = lobby_services.accept_challenge(item, user)
-    item = _challenge_for_user(user, challenge_id)
-    return Status(
-        201, {"match": match.public_id, "challenge": event_feeds.challenge_json(item, user.pk)}
-    )
+    return _started(request, challenge_id, lobby_services.accept_challenge)
 
 
 @router.post(
@@ -377,7 +337,7 @@ def decline_challenge(
     """Decline a challenge to you, with a reason the challenger sees, and perhaps a
     counter-proposal: the rules you would play instead."""
     user = user_of(request)
-    item = _challenge_for_user(user, challenge_id)
+    item = lobby_services.challenge_for(user, challenge_id)
     counter = body.counter if body else None
     lobby_services.decline_challenge(
         item,
@@ -385,7 +345,7 @@ def decline_challenge(
         body.reason if body else "later",
         lobby_services.Proposal(counter.preset, counter.target) if counter else None,
     )
-    return event_feeds.challenge_json(_challenge_for_user(user, challenge_id), user.pk)
+    return _challenge_json(user, challenge_id)
 
 
 @router.post(
@@ -396,14 +356,16 @@ def decline_challenge(
 def accept_counter(request: HttpRequest, challenge_id: int) -> Status:
     """Accept the counter-proposal a challenge of yours was declined with: the match starts
     at once with the proposed rules (the player who proposed them plays first)."""
+    return _started(request, challenge_id, lobby_services.accept_counter)
+
+
+def _started(
+    request: HttpRequest, challenge_id: int, accept: Callable[[Challenge, Any], Match]
+) -> Status:
+    """An accept of a challenge (or of its counter-proposal): the match and the challenge."""
     user = user_of(request)
-    item = _challenge_for_user(user, challenge_id)
-    lobby_services.seen_over_http(user)
-    match = lobby_services.accept_counter(item, user)
-    item = _challenge_for_user(user, challenge_id)
-    return Status(
-        201, {"match": match.public_id, "challenge": event_feeds.challenge_json(item, user.pk)}
-    )
+    match = accept(lobby_services.challenge_for(user, challenge_id), user)
+    return Status(201, {"match": match.public_id, "challenge": _challenge_json(user, challenge_id)})
 
 
 @router.post(
@@ -414,9 +376,8 @@ def accept_counter(request: HttpRequest, challenge_id: int) -> Status:
 def cancel_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
     """Withdraw a challenge you sent."""
     user = user_of(request)
-    item = _challenge_for_user(user, challenge_id)
-    lobby_services.cancel_challenge(item, user)
-    return event_feeds.challenge_json(_challenge_for_user(user, challenge_id), user.pk)
+    lobby_services.cancel_challenge(lobby_services.challenge_for(user, challenge_id), user)
+    return _challenge_json(user, challenge_id)
 
 
 # --- Seeks --------------------------------------------------------------------------------------
@@ -426,8 +387,8 @@ def cancel_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
 def list_seeks(request: HttpRequest) -> list[dict[str, Any]]:
     """Open seeks in the lobby (not those of players you blocked or who blocked you)."""
     user = user_of(request)
-    lobby_services.seen_over_http(user)
-    lobby_services.sweep()
+    presence.seen_over_http(user)
+    presence.sweep()
     hidden = presence.hidden_from(user.pk)
     seeks = (
         Seek.objects.filter(status=Seek.Status.OPEN)
@@ -442,12 +403,12 @@ def post_seek(request: HttpRequest, body: SeekIn) -> Status:
     """Offer a match to anyone in the lobby; the first to accept plays you. One at a time."""
     user = user_of(request)
     seek = lobby_services.post_seek(user, body.preset, body.target)
-    return Status(201, _seek_json(_seek(seek.pk), user))
+    return Status(201, _seek_json(lobby_services.seek_for(seek.pk), user))
 
 
 @router.get("/seeks/{seek_id}", response={200: SeekOut, ERRORS: Error}, tags=["seeks"])
 def get_seek(request: HttpRequest, seek_id: int) -> dict[str, Any]:
-    return _seek_json(_seek(seek_id), user_of(request))
+    return _seek_json(lobby_services.seek_for(seek_id), user_of(request))
 
 
 @router.post("/seeks/{seek_id}/accept", response={201: Started, ERRORS: Error}, tags=["seeks"])
@@ -455,18 +416,17 @@ def accept_seek(request: HttpRequest, seek_id: int) -> Status:
     """Accept a seek: the match starts (the poster plays first). The first accepter wins; later
     ones get 409."""
     user = user_of(request)
-    seek = _seek(seek_id)
-    lobby_services.seen_over_http(user)
-    match = lobby_services.accept_seek(seek, user)
-    return Status(201, {"match": match.public_id, "seek": _seek_json(_seek(seek_id), user)})
+    match = lobby_services.accept_seek(lobby_services.seek_for(seek_id), user)
+    return Status(
+        201, {"match": match.public_id, "seek": _seek_json(lobby_services.seek_for(seek_id), user)}
+    )
 
 
 @router.post("/seeks/{seek_id}/cancel", response={200: SeekOut, ERRORS: Error}, tags=["seeks"])
 def cancel_seek(request: HttpRequest, seek_id: int) -> dict[str, Any]:
     user = user_of(request)
-    seek = _seek(seek_id)
-    lobby_services.cancel_seek(seek, user)
-    return _seek_json(_seek(seek_id), user)
+    lobby_services.cancel_seek(lobby_services.seek_for(seek_id), user)
+    return _seek_json(lobby_services.seek_for(seek_id), user)
 
 
 # --- Events -------------------------------------------------------------------------------------
@@ -579,7 +539,7 @@ async def event_lines(
                     await layer.group_discard(group, inbox.channel)
             finally:
                 await inbox.close()
-        await in_thread(lobby_services.left)(presence_row)
+        await in_thread(presence.left)(presence_row)
 
 
 class CredentialsEnded(Exception):  # noqa: N818 - a state, not an error of the stream
@@ -614,12 +574,12 @@ async def _wait_for_news(
 
 def _here(user: Any, presence_row: str) -> None:
     """An open stream is its player being here: in the lobby, and at each of their tables."""
-    lobby_services.seen(user, presence_row)
+    presence.seen(user, presence_row)
     game_presence.player_active(user.pk)
 
 
 def _still_here(user: Any, presence_row: str) -> None:
-    lobby_services.heartbeat(user, presence_row)
+    presence.heartbeat(user, presence_row)
     game_presence.player_active(user.pk)
 
 

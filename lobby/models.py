@@ -108,7 +108,7 @@ def display_name_of(user: Any) -> str:
 class Presence(models.Model):
     """One open lobby or match page (a websocket), or a recent plain page view.
 
-    A player is online while any of their rows was seen within ``services.PRESENCE_TTL``. Rows
+    A player is online while any of their rows was seen within ``presence.PRESENCE_TTL``. Rows
     live in the database, not in a process, so every ASGI worker sees the same lobby; a row whose
     socket died without a close simply goes stale and is swept.
     """

@@ -13,7 +13,8 @@ from typing import Any
 from games import events
 from games.events import MatchChanged
 from games.models import Match
-from lobby import event_feeds, services
+from lobby import event_feeds, presence
+from lobby.broadcast import publish
 
 # Which lobby regions a change of a lobby match touches: the list of matches in progress (with
 # their scores) and the players' "in a match" badges.
@@ -30,19 +31,19 @@ def on_match_changed(
     event_feeds.match_changed(change, match)
     regions = _REGIONS_BY_REASON.get(change.reason)
     if change.kind == Match.Kind.LOBBY and regions:
-        services.publish(regions)
+        publish(regions)
 
 
 def on_table_opened(sender: Any, user: Any, channel: str, **kwargs: Any) -> None:
-    services.seen(user, channel)
+    presence.seen(user, channel)
 
 
 def on_table_alive(sender: Any, user: Any, channel: str, **kwargs: Any) -> None:
-    services.heartbeat(user, channel)
+    presence.heartbeat(user, channel)
 
 
 def on_table_closed(sender: Any, user: Any, channel: str, **kwargs: Any) -> None:
-    services.left(channel)
+    presence.left(channel)
 
 
 def connect() -> None:

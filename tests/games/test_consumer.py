@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import presence, services
 from games.engine import display
 from games.models import Match, Seat
-from lobby import services as lobby_services
+from lobby import presence as lobby_presence
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, hand, stacked
 from .live_helpers import (
@@ -217,19 +217,19 @@ async def test_both_pages_follow_an_accepted_rematch(match: Match, cookies):
 
 async def test_a_player_at_a_table_counts_as_online_in_the_lobby(match: Match, cookies):
     alice_id = await call(lambda: match.seats.get(number=0).user_id)
-    assert not await call(lobby_services.is_online, alice_id)
+    assert not await call(lobby_presence.is_online, alice_id)
     comm = socket(match, cookies["alice"])
     assert (await comm.connect())[0]
     try:
         await frames(comm)
-        assert await call(lobby_services.is_online, alice_id)
+        assert await call(lobby_presence.is_online, alice_id)
     finally:
         await comm.disconnect()
     # Closing the table's socket leaves the player online for the short grace period a closed
     # lobby page gets (a reload must not flicker), and no longer.
-    assert await call(lobby_services.is_online, alice_id)
-    later = timezone.now() + lobby_services.CLOSE_GRACE + timedelta(seconds=1)
-    assert not await call(lobby_services.is_online, alice_id, later)
+    assert await call(lobby_presence.is_online, alice_id)
+    later = timezone.now() + lobby_presence.CLOSE_GRACE + timedelta(seconds=1)
+    assert not await call(lobby_presence.is_online, alice_id, later)
 
 
 async def test_a_table_whose_match_is_gone_closes_instead_of_beating_on(

@@ -9,7 +9,7 @@ from django.test import Client
 from games.models import Match, Seat
 from games.services import SeatSpec, create_match, ruleset
 from ginsite import refusals
-from lobby import services
+from lobby import presence, services
 from lobby.models import Block, Challenge
 from tests.lobby.lobby_helpers import HTMX, age_challenge, go_quiet, lobby_matches, online
 
@@ -91,8 +91,10 @@ def test_it_refuses_bad_rules(
 def test_it_refuses_an_unknown_player(client: Client, alice: User, here: None) -> None:
     client.force_login(alice)
     response = _send(client, "nobody", **HTMX)
-    assert response.status_code == 400
+    # As the API answers it: nobody of that name to challenge.
+    assert response.status_code == 404
     assert "There is no player of that name." in response.content.decode()
+    assert not Challenge.objects.exists()
 
 
 def test_it_refuses_challenging_yourself(client: Client, alice: User, here: None) -> None:
@@ -373,7 +375,7 @@ def test_it_expires_an_unanswered_challenge_after_two_minutes(
     age_challenge(item)
     client.force_login(bob)
     assert "challenges you" not in client.get("/lobby/").content.decode()
-    assert services.sweep(force=True)
+    assert presence.sweep(force=True)
     item.refresh_from_db()
     assert item.status == Challenge.Status.EXPIRED
     client.force_login(alice)
@@ -387,13 +389,13 @@ def test_it_expires_a_challenge_when_the_challenger_goes_offline(
     go_quiet(alice)
     client.force_login(bob)
     assert "challenges you" not in client.get("/lobby/").content.decode()
-    services.sweep(force=True)
+    presence.sweep(force=True)
     item.refresh_from_db()
     assert item.status == Challenge.Status.EXPIRED
 
 
 def test_it_keeps_a_fresh_challenge_through_a_sweep(alice: User, bob: User, here: None) -> None:
     item = _challenge(alice, bob)
-    services.sweep(force=True)
+    presence.sweep(force=True)
     item.refresh_from_db()
     assert item.status == Challenge.Status.OPEN

@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from ginsite.asgi import application
-from lobby import services
+from lobby import presence, services
 from lobby.models import Challenge, Presence
 from lobby.routing import websocket_urlpatterns
 from tests.lobby.lobby_helpers import go_quiet, online
@@ -83,7 +83,7 @@ async def test_it_serves_a_signed_in_player_through_the_whole_stack(alice: User)
 async def test_it_counts_an_open_socket_as_online(alice: User) -> None:
     communicator = await _connect(alice)
     try:
-        assert await database_sync_to_async(services.is_online)(alice.pk)
+        assert await database_sync_to_async(presence.is_online)(alice.pk)
     finally:
         await communicator.disconnect()
 
@@ -213,7 +213,7 @@ async def test_it_drops_a_silent_player_and_expires_their_challenge(alice: User,
         # The sweep runs at most once per SWEEP_EVERY_SECONDS across every process; whatever
         # else beat in the shared cache during set-up (another socket of the suite's server),
         # this beat is the first of its period.
-        await database_sync_to_async(cache.delete)(services.SWEEP_LOCK)
+        await database_sync_to_async(cache.delete)(presence.SWEEP_LOCK)
         await bobs.send_to(text_data=json.dumps({"type": "heartbeat"}))
         players = await _receive_until(bobs, 'id="lobby-players"')
         assert 'data-player="alice"' not in players
@@ -228,9 +228,9 @@ async def test_it_keeps_a_closed_page_for_a_grace_period(alice: User) -> None:
     alices = await _connect(alice)
     await alices.disconnect()
     # A reload reconnects within the grace: no flicker, no expired challenges.
-    assert await database_sync_to_async(services.is_online)(alice.pk)
+    assert await database_sync_to_async(presence.is_online)(alice.pk)
     await database_sync_to_async(go_quiet)(alice, 46)
-    assert not await database_sync_to_async(services.is_online)(alice.pk)
+    assert not await database_sync_to_async(presence.is_online)(alice.pk)
 
 
 async def test_a_busy_lobby_reaches_a_page_at_most_once_a_second(alice: User) -> None:
