@@ -8,8 +8,6 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 from ginsite import names
@@ -86,14 +84,6 @@ def ensure_profile(user: Any) -> Profile:
         user=user, defaults={"display_name": free_display_name(user.get_username())}
     )
     return profile
-
-
-@receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def _create_profile(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
-    # Every user has a profile, however it was created (sign-up, createsuperuser, tests), so
-    # templates and games can read user.profile.display_name without checking.
-    if created and not kwargs.get("raw"):
-        ensure_profile(instance)
 
 
 def display_name_of(user: Any) -> str:
