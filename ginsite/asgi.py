@@ -25,7 +25,7 @@ from games.outbox import sweeper  # noqa: E402
 from ginsite.lanes import LanedASGIHandler  # noqa: E402
 from ginsite.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
 from ginsite.pushes import remember_server_loop  # noqa: E402
-from lobby.stream import EventsConsumer  # noqa: E402
+from lobby.event_socket import EventsConsumer  # noqa: E402
 
 # Pages' sockets: only from the site's own origins (scheme, host and port; see ginsite.origins).
 pages = OriginValidator(

@@ -18,8 +18,7 @@ from django.utils import timezone
 from games.engine import player_view
 from games.states import load_state
 from ginsite.asgi import application
-from lobby import api as lobby_api
-from lobby import event_log, presence, stream
+from lobby import event_log, event_socket, event_stream, presence
 from lobby.models import PlayerEvent, Presence
 from tests.games.live_helpers import lobby_match
 from tests.lobby.lobby_helpers import online
@@ -74,8 +73,8 @@ def test_comings_and_goings_are_not_logged_for_everyone(alice_api: Api, alice, b
 async def test_the_stream_says_how_many_are_online_at_most_every_few_seconds(
     alice, bob, carol, monkeypatch
 ):
-    monkeypatch.setattr(lobby_api, "KEEPALIVE_SECONDS", 0.3)
-    monkeypatch.setattr(lobby_api, "PRESENCE_EVERY", 1.0)
+    monkeypatch.setattr(event_stream, "KEEPALIVE_SECONDS", 0.3)
+    monkeypatch.setattr(event_stream, "PRESENCE_EVERY", 1.0)
     token = await sync_to_async(token_for)(alice)
     stream = NdjsonStream("/api/v1/events/stream", "", _auth(token))
     await stream.open()
@@ -98,7 +97,7 @@ async def test_the_stream_says_how_many_are_online_at_most_every_few_seconds(
 
 @pytest.mark.asyncio
 async def test_a_stream_may_do_without_presence(alice, bob, monkeypatch):
-    monkeypatch.setattr(lobby_api, "KEEPALIVE_SECONDS", 0.3)
+    monkeypatch.setattr(event_stream, "KEEPALIVE_SECONDS", 0.3)
     token = await sync_to_async(token_for)(alice)
     stream = NdjsonStream("/api/v1/events/stream", "presence=false", _auth(token))
     await stream.open()
@@ -176,7 +175,7 @@ def _auth(token: str) -> list[tuple[bytes, bytes]]:
 
 @pytest.mark.asyncio
 async def test_the_ndjson_stream_catches_up_then_goes_live(alice, bob, monkeypatch):
-    monkeypatch.setattr(lobby_api, "KEEPALIVE_SECONDS", 0.5)
+    monkeypatch.setattr(event_stream, "KEEPALIVE_SECONDS", 0.5)
     token = await sync_to_async(token_for)(alice)
     match = await sync_to_async(lobby_match)(alice, bob)
     alice_api = Api(token)
@@ -356,8 +355,8 @@ async def test_a_stream_that_fails_closes_with_a_code_the_server_can_send(alice,
         closed = await comm.receive_output(timeout=15)
         # Closed, not silent: the client sees the close and reconnects with since. 4500 is in
         # the application range that daphne's websocket library sends (it refused 1011).
-        assert closed == {"type": "websocket.close", "code": stream.CLOSE_STREAM_FAILED}
-        assert 3000 <= stream.CLOSE_STREAM_FAILED <= 4999
+        assert closed == {"type": "websocket.close", "code": event_socket.CLOSE_STREAM_FAILED}
+        assert 3000 <= event_socket.CLOSE_STREAM_FAILED <= 4999
     finally:
         await comm.disconnect()
 
@@ -366,13 +365,13 @@ async def test_a_stream_that_fails_closes_with_a_code_the_server_can_send(alice,
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The cursors of every database read the event streams make, in order."""
     made: list[int] = []
-    next_batch = lobby_api._next_batch
+    next_batch = event_stream._next_batch
 
     def counted(user, cursor):  # type: ignore[no-untyped-def]
         made.append(cursor)
         return next_batch(user, cursor)
 
-    monkeypatch.setattr(lobby_api, "_next_batch", counted)
+    monkeypatch.setattr(event_stream, "_next_batch", counted)
     return made
 
 

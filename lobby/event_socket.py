@@ -1,4 +1,5 @@
-"""/ws/events/: a player's event stream over a websocket (the NDJSON stream's twin).
+"""/ws/events/: a player's event stream over a websocket (``lobby.event_stream``'s lines, as the
+NDJSON response sends them).
 
 Sign in with a personal token (``Authorization: Bearer`` header, or ``?token=`` for clients
 that cannot set headers, such as a browser's WebSocket) or with the session. The session is a
@@ -27,7 +28,7 @@ from ginsite.apikit import ApiError, check_rate
 from ginsite.dbwork import in_thread
 from ginsite.sockets import OwnedTasksMixin
 from lobby import tokens
-from lobby.api import event_lines
+from lobby.event_stream import event_lines
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_RATE_LIMITED = 4429
