@@ -21,8 +21,8 @@ from channels.layers import get_channel_layer
 
 from games import presence as game_presence
 from ginsite.apikit import api_time
+from ginsite.channel_reader import ChannelReader
 from ginsite.dbwork import in_thread
-from ginsite.inbox import Inbox
 from ginsite.pushes import credentials_group, opened_with
 from lobby import event_log, presence
 
@@ -86,25 +86,25 @@ class _Stream:
         self.credential = credential
         self.layer = get_channel_layer()
         self.groups = (event_log.group_name(user.pk), credentials_group(user.pk))
-        self.inbox = Inbox(self.layer) if self.layer is not None else None
+        self.reader = ChannelReader(self.layer) if self.layer is not None else None
         self.cursor = 0
         self.last_beat = time.monotonic()
         self.presence_shown = 0.0
         self.presence_due = 0.0
 
     async def open(self) -> None:
-        if self.inbox is not None:
-            await self.inbox.open()
+        if self.reader is not None:
+            await self.reader.open()
             for group in self.groups:
-                await self.layer.group_add(group, self.inbox.channel)
+                await self.layer.group_add(group, self.reader.channel)
 
     async def close(self) -> None:
-        if self.inbox is not None:
+        if self.reader is not None:
             try:
                 for group in self.groups:
-                    await self.layer.group_discard(group, self.inbox.channel)
+                    await self.layer.group_discard(group, self.reader.channel)
             finally:
-                await self.inbox.close()
+                await self.reader.close()
         await in_thread(presence.left)(self.presence_row)
 
     async def events(self, pushed: dict[str, Any] | None) -> AsyncGenerator[bytes, None]:
@@ -144,7 +144,7 @@ class _Stream:
         message, or None if none came. Wake-ups of events already sent (several events read
         in one batch each announce themselves) are taken off the channel without reading the
         database again. Raises ``CredentialsEnded`` when the stream's token or session ends."""
-        if self.inbox is None:
+        if self.reader is None:
             await asyncio.sleep(KEEPALIVE_SECONDS)
             return None
         deadline = time.monotonic() + KEEPALIVE_SECONDS
@@ -152,7 +152,7 @@ class _Stream:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            message = await self.inbox.get(timeout=left)
+            message = await self.reader.get(timeout=left)
             if message is None:
                 return None
             if message.get("type") == "credentials.ended":
