@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from ginsite.dbwork import in_thread
 from ginsite.pushes import credentials_group, opened_with
-from ginsite.sockets import OwnedTasksMixin
+from ginsite.sockets import OwnedTasksMixin, headers
 from lobby import presence, regions
 from lobby.broadcast import LOBBY_GROUP, REGIONS, user_group
 
@@ -43,9 +43,8 @@ def _scope_request(scope: dict[str, Any]) -> HttpRequest:
     """A stand-in request with the socket's cookies and headers, for the language and CSRF."""
     request = HttpRequest()
     request.COOKIES = dict(scope.get("cookies") or {})
-    for name, value in scope.get("headers") or ():
-        key = "HTTP_" + name.decode("latin1").upper().replace("-", "_")
-        request.META[key] = value.decode("latin1")
+    for name, value in headers(scope):
+        request.META["HTTP_" + name.upper().replace("-", "_")] = value
     return request
 
 

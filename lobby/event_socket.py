@@ -26,7 +26,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from ginsite import origins
 from ginsite.apikit import ApiError, check_rate
 from ginsite.dbwork import in_thread
-from ginsite.sockets import OwnedTasksMixin
+from ginsite.sockets import OwnedTasksMixin, header
 from lobby import tokens
 from lobby.event_stream import event_lines
 
@@ -41,13 +41,6 @@ MAX_FRAME = 1024
 log = logging.getLogger(__name__)
 
 
-def _header(scope: dict[str, Any], name: bytes) -> str | None:
-    for key, value in scope.get("headers") or ():
-        if key.lower() == name:
-            return str(value.decode("latin1"))
-    return None
-
-
 def _same_site(scope: dict[str, Any]) -> bool:
     """A session socket must come from one of the site's own origins: scheme, host and port."""
     return origins.allowed(scope)
@@ -56,7 +49,7 @@ def _same_site(scope: dict[str, Any]) -> bool:
 def _authenticate(scope: dict[str, Any], query: dict[str, list[str]]) -> Any:
     """The player this socket is for and what they signed in with (``("token", id)`` or
     ``("session", key)``), or None. Raises ApiError when rate limited."""
-    secret = tokens.bearer(_header(scope, b"authorization")) or next(
+    secret = tokens.bearer(header(scope, "authorization")) or next(
         iter(query.get("token", [])), None
     )
     if secret:
