@@ -313,9 +313,8 @@ def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
         # row locks); the unique (match, seq) constraint let only the first one in.
         raise StaleVersion(_("That move was already made. Nothing was changed.")) from None
     _copy_row(locked, match)
-    if match is not locked:  # the answer's view reads them from the caller's instance
-        read = locked._prefetched_objects_cache["offers"]
-        match.__dict__.setdefault("_prefetched_objects_cache", {})["offers"] = read
+    # The answer's view reads the offers from the caller's instance.
+    setattr(match, lookups.OFFERS_READ, getattr(locked, lookups.OFFERS_READ))
     return after
 
 
