@@ -36,8 +36,7 @@ TARGETS = (50, 100, 150, 250)
 # The version of a change the door decides itself (never a client's): whatever the match is at.
 CURRENT = object()
 
-# The door's own kinds of ``Refused`` (the site's one refusal), each with the code the API
-# answers with.
+# --- Its refusals: kinds of ginsite.refusals.Refused, each with its own code ------------------
 
 
 class StaleVersion(Refused):
