@@ -39,45 +39,28 @@ CURRENT = object()
 # --- Its refusals: kinds of ginsite.refusals.Refused, each with its own code ------------------
 
 
-class StaleVersion(Refused):
-    status = 409
-    code = "stale_version"
+class StaleVersion(Refused, status=409, code="stale_version"): ...
 
 
-class MatchClosed(Refused):
-    status = 409
-    code = "match_closed"
+class MatchClosed(Refused, status=409, code="match_closed"): ...
 
 
-class NotYourSeat(Refused):
-    status = 403
-    code = "not_your_match"
+class NotYourSeat(Refused, status=403, code="not_your_match"): ...
 
 
-class IllegalMove(Refused):
-    status = 422
-    code = "illegal_move"
+class IllegalMove(Refused, status=422, code="illegal_move"): ...
 
 
-class NotConnected(Refused):
+class NotConnected(Refused, status=409, code="not_connected"):
     """At a private table both players must be connected for either to move."""
 
-    status = 409
-    code = "not_connected"
 
-
-class AlreadyPlaying(Refused):
+class AlreadyPlaying(Refused, status=409, code="already_playing"):
     """A lobby match for a player who is in another one that is still going."""
 
-    status = 409
-    code = "already_playing"
 
-
-class BeaMatchRunning(Refused):
+class BeaMatchRunning(Refused, status=409, code="bea_match_running"):
     """A new match against Bea while one is running: the caller asks before replacing it."""
-
-    status = 409
-    code = "bea_match_running"
 
     def __init__(self, running: Match):
         super().__init__(

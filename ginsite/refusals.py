@@ -9,6 +9,8 @@ one of its kinds; each adapter turns it into its answer in one place: the JSON A
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class Refused(Exception):  # noqa: N818 - reads better at call sites than RefusedError
     """A request a service will not carry out; nothing was changed.
@@ -21,38 +23,36 @@ class Refused(Exception):  # noqa: N818 - reads better at call sites than Refuse
     status = 400
     code = "invalid_request"
 
+    def __init_subclass__(
+        cls, *, status: int | None = None, code: str | None = None, **kwargs: Any
+    ) -> None:
+        """A kind of refusal names its own: ``class Conflict(Refused, status=409, ...)``."""
+        super().__init_subclass__(**kwargs)
+        if status is not None:
+            cls.status = status
+        if code is not None:
+            cls.code = code
+
     def __init__(self, message: str, **headers: str) -> None:
         super().__init__(message)
         self.message = message
         self.headers = headers
 
 
-class NotAllowed(Refused):
+class NotAllowed(Refused, status=403, code="not_allowed"):
     """Not this player's to do (only the challenged player accepts a challenge)."""
 
-    status = 403
-    code = "not_allowed"
 
-
-class NotFound(Refused):
+class NotFound(Refused, status=404, code="not_found"):
     """What the request names does not exist, or is not this player's to see."""
 
-    status = 404
-    code = "not_found"
 
-
-class Conflict(Refused):
+class Conflict(Refused, status=409, code="conflict"):
     """Not now: something changed first (accepted, cancelled, a player sat down elsewhere)."""
 
-    status = 409
-    code = "conflict"
 
-
-class TooMany(Refused):
+class TooMany(Refused, status=429, code="rate_limited"):
     """Too many of something in a short while; ``retry_after`` is the seconds to wait."""
-
-    status = 429
-    code = "rate_limited"
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message, **{"Retry-After": str(retry_after)})

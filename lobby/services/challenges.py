@@ -10,6 +10,7 @@ page is (``presence.seen_over_http``), whether or not it goes through.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -108,29 +109,38 @@ def _count_challenge(challenger_id: int, challenged_id: int, name: str) -> None:
     """Count a challenge against its sender's limit and its target's, in the shared cache;
     ``TooMany`` past either. A challenge and its cancellation are two events for the target,
     so without these one script could flood a player's lobby and event streams."""
-    window = settings.CHALLENGE_LIMIT_WINDOW
-    sent, retry = limits.hit(f"challenges-from:{challenger_id}", window)
-    if sent > settings.CHALLENGE_LIMIT_PER_SENDER:
-        raise TooMany(
+    _count(
+        f"challenges-from:{challenger_id}",
+        settings.CHALLENGE_LIMIT_PER_SENDER,
+        lambda retry: (
             ngettext(
                 "You have sent too many challenges. Try again in %(seconds)d second.",
                 "You have sent too many challenges. Try again in %(seconds)d seconds.",
                 retry,
             )
-            % {"seconds": retry},
-            retry,
-        )
-    received, retry = limits.hit(f"challenges-to:{challenged_id}", window)
-    if received > settings.CHALLENGE_LIMIT_PER_TARGET:
-        raise TooMany(
+            % {"seconds": retry}
+        ),
+    )
+    _count(
+        f"challenges-to:{challenged_id}",
+        settings.CHALLENGE_LIMIT_PER_TARGET,
+        lambda retry: (
             ngettext(
                 "%(name)s has had too many challenges just now. Try again in %(seconds)d second.",
                 "%(name)s has had too many challenges just now. Try again in %(seconds)d seconds.",
                 retry,
             )
-            % {"name": name, "seconds": retry},
-            retry,
-        )
+            % {"name": name, "seconds": retry}
+        ),
+    )
+
+
+def _count(key: str, limit: int, too_many: Callable[[int], str]) -> None:
+    """One more under ``key`` in the current window; past ``limit``, ``TooMany`` saying
+    ``too_many(seconds to wait)``."""
+    count, retry = limits.hit(key, settings.CHALLENGE_LIMIT_WINDOW)
+    if count > limit:
+        raise TooMany(too_many(retry), retry)
 
 
 def _open_or_refuse(item: Challenge, now: datetime) -> None:

@@ -54,8 +54,8 @@ class Story:
         return int(self.clients[part].post(api, body).status_code)
 
 
-Setup = Callable[[Story], dict[str, int]]
-Act = Callable[[Story, dict[str, int]], int]
+Setup = Callable[[Story], dict[str, Any]]
+Act = Callable[[Story, dict[str, Any]], int]
 
 
 @pytest.fixture
@@ -220,13 +220,18 @@ def _sent(story: Story, names: Names) -> dict[str, list[Any]]:
 # --- The actions --------------------------------------------------------------------------------
 
 
-def _challenged(story: Story) -> dict[str, int]:
+def _nothing(story: Story) -> dict[str, Any]:
+    return {}
+
+
+def _challenged(story: Story) -> dict[str, Any]:
     """A challenges B."""
-    made = services.challenge(story.players["A"], story.players["B"], "standard", 100)
-    return {"challenge": made.pk}
+    return {
+        "challenge": services.challenge(story.players["A"], story.players["B"], "standard", 100).pk
+    }
 
 
-def _countered(story: Story) -> dict[str, int]:
+def _countered(story: Story) -> dict[str, Any]:
     """A challenges B, who declines it with a counter-proposal."""
     made = _challenged(story)
     item = Challenge.objects.get(pk=made["challenge"])
@@ -234,127 +239,112 @@ def _countered(story: Story) -> dict[str, int]:
     return made
 
 
-def _sought(story: Story) -> dict[str, int]:
+def _cancelled(story: Story) -> dict[str, Any]:
+    """A challenges B, then cancels it."""
+    made = _challenged(story)
+    services.cancel_challenge(Challenge.objects.get(pk=made["challenge"]), story.players["A"])
+    return made
+
+
+def _sought(story: Story) -> dict[str, Any]:
     """A posts a seek."""
     return {"seek": services.post_seek(story.players["A"], "classic", 50).pk}
 
 
-def _challenge_url(made: dict[str, int], action: str, api: bool = False) -> str:
-    if api:
-        return f"/challenges/{made['challenge']}/{action}"
-    return f"/lobby/challenges/{made['challenge']}/{action}"
+@dataclass(frozen=True)
+class Action:
+    """Who posts what where, on a page and in the API: paths with ``{challenge}`` or
+    ``{seek}`` from the story's setup, forms and bodies with ``{B}`` for B's username."""
+
+    setup: Setup
+    part: str
+    page: str
+    api: str
+    form: dict[str, str] = field(default_factory=dict)
+    body: dict[str, Any] | None = None
+
+    def __call__(self, story: Story, made: dict[str, Any]) -> int:
+        fill = {**made, "B": story.players["B"].get_username()}
+        form = {k: v.format(**fill) for k, v in self.form.items()}
+        body = self.body and {k: _filled(v, fill) for k, v in self.body.items()}
+        return story.post(self.part, self.page.format(**fill), self.api.format(**fill), form, body)
 
 
-def _seek_url(made: dict[str, int], action: str, api: bool = False) -> str:
-    return f"/seeks/{made['seek']}/{action}" if api else f"/lobby/seeks/{made['seek']}/{action}"
+def _filled(value: Any, fill: dict[str, Any]) -> Any:
+    return value.format(**fill) if isinstance(value, str) else value
 
 
-def test_a_challenge(tell):
-    def act(story: Story, made: dict[str, int]) -> int:
-        to = story.players["B"].get_username()
-        form = {"to": to, "preset": "classic", "target": "250", "hints": "on"}
-        body = {"to": to, "preset": "classic", "target": 250, "hints": True}
-        return story.post("A", "/lobby/challenges/", "/challenges", form, body)
-
-    assert alike(tell, lambda story: {}, act) == (200, 201)
+CHALLENGE = "/lobby/challenges/{challenge}/", "/challenges/{challenge}/"
+SEEK = "/lobby/seeks/{seek}/", "/seeks/{seek}/"
 
 
-def test_accepting_a_challenge(tell):
-    def act(story: Story, made: dict[str, int]) -> int:
-        page, api = _challenge_url(made, "accept"), _challenge_url(made, "accept", api=True)
-        return story.post("B", page, api, {}, None)
-
-    assert alike(tell, _challenged, act) == (204, 201)
+def _on(paths: tuple[str, str], action: str) -> dict[str, str]:
+    return {"page": paths[0] + action, "api": paths[1] + action}
 
 
-def test_declining_a_challenge(tell):
-    def act(story: Story, made: dict[str, int]) -> int:
-        page, api = _challenge_url(made, "decline"), _challenge_url(made, "decline", api=True)
-        return story.post(
-            "B", page, api, {"reason": "not_interested"}, {"reason": "not_interested"}
-        )
-
-    assert alike(tell, _challenged, act) == (200, 200)
-
-
-def test_declining_with_a_counter_proposal(tell):
-    def act(story: Story, made: dict[str, int]) -> int:
-        page, api = _challenge_url(made, "decline"), _challenge_url(made, "decline", api=True)
-        form = {"reason": "rules", "preset": "simple", "target": "50"}
-        body = {"reason": "rules", "counter": {"preset": "simple", "target": 50}}
-        return story.post("B", page, api, form, body)
-
-    assert alike(tell, _challenged, act) == (200, 200)
-
-
-def test_accepting_a_counter_proposal(tell):
-    def act(story: Story, made: dict[str, int]) -> int:
-        page = _challenge_url(made, "accept-counter")
-        return story.post("A", page, _challenge_url(made, "accept-counter", api=True), {}, None)
-
-    assert alike(tell, _countered, act) == (204, 201)
-
-
-def test_cancelling_a_challenge(tell):
-    def act(story: Story, made: dict[str, int]) -> int:
-        page, api = _challenge_url(made, "cancel"), _challenge_url(made, "cancel", api=True)
-        return story.post("A", page, api, {}, None)
-
-    assert alike(tell, _challenged, act) == (200, 200)
-
-
-def test_posting_a_seek(tell):
-    def act(story: Story, made: dict[str, int]) -> int:
-        form, body = {"preset": "simple", "target": "150"}, {"preset": "simple", "target": 150}
-        return story.post("A", "/lobby/seeks/", "/seeks", form, body)
-
-    assert alike(tell, lambda story: {}, act) == (200, 201)
-
-
-def test_taking_a_seek(tell):
-    def act(story: Story, made: dict[str, int]) -> int:
-        page, api = _seek_url(made, "accept"), _seek_url(made, "accept", api=True)
-        return story.post("C", page, api, {}, None)
-
-    assert alike(tell, _sought, act) == (204, 201)
-
-
-def test_cancelling_a_seek(tell):
-    def act(story: Story, made: dict[str, int]) -> int:
-        page, api = _seek_url(made, "cancel"), _seek_url(made, "cancel", api=True)
-        return story.post("A", page, api, {}, None)
-
-    assert alike(tell, _sought, act) == (200, 200)
-
-
-# --- Refused alike: the same nothing changed ----------------------------------------------------
-
-
-def test_accepting_a_cancelled_challenge(tell):
-    def cancelled(story: Story) -> dict[str, int]:
-        made = _challenged(story)
-        services.cancel_challenge(Challenge.objects.get(pk=made["challenge"]), story.players["A"])
-        return made
-
-    def act(story: Story, made: dict[str, int]) -> int:
-        page, api = _challenge_url(made, "accept"), _challenge_url(made, "accept", api=True)
-        return story.post("B", page, api, {}, None)
-
-    assert alike(tell, cancelled, act) == (409, 409)
-
-
-def test_accepting_someone_elses_challenge(tell):
-    def act(story: Story, made: dict[str, int]) -> int:
-        page, api = _challenge_url(made, "accept"), _challenge_url(made, "accept", api=True)
-        return story.post("C", page, api, {}, None)
-
-    assert alike(tell, _challenged, act) == (404, 404)
-
-
-def test_taking_your_own_seek(tell):
-    def act(story: Story, made: dict[str, int]) -> int:
-        page, api = _seek_url(made, "accept"), _seek_url(made, "accept", api=True)
-        return story.post("A", page, api, {}, None)
-
+ACTIONS = {
+    "challenge": (
+        Action(
+            _nothing,
+            "A",
+            "/lobby/challenges/",
+            "/challenges",
+            {"to": "{B}", "preset": "classic", "target": "250", "hints": "on"},
+            {"to": "{B}", "preset": "classic", "target": 250, "hints": True},
+        ),
+        (200, 201),
+    ),
+    "accept": (Action(_challenged, "B", **_on(CHALLENGE, "accept")), (204, 201)),
+    "decline": (
+        Action(
+            _challenged,
+            "B",
+            **_on(CHALLENGE, "decline"),
+            form={"reason": "not_interested"},
+            body={"reason": "not_interested"},
+        ),
+        (200, 200),
+    ),
+    "counter": (
+        Action(
+            _challenged,
+            "B",
+            **_on(CHALLENGE, "decline"),
+            form={"reason": "rules", "preset": "simple", "target": "50"},
+            body={"reason": "rules", "counter": {"preset": "simple", "target": 50}},
+        ),
+        (200, 200),
+    ),
+    "accept-counter": (Action(_countered, "A", **_on(CHALLENGE, "accept-counter")), (204, 201)),
+    "cancel": (Action(_challenged, "A", **_on(CHALLENGE, "cancel")), (200, 200)),
+    "seek": (
+        Action(
+            _nothing,
+            "A",
+            "/lobby/seeks/",
+            "/seeks",
+            {"preset": "simple", "target": "150"},
+            {"preset": "simple", "target": 150},
+        ),
+        (200, 201),
+    ),
+    "take a seek": (Action(_sought, "C", **_on(SEEK, "accept")), (204, 201)),
+    "cancel a seek": (Action(_sought, "A", **_on(SEEK, "cancel")), (200, 200)),
+    # Refused alike: the same nothing changed.
+    "accept a cancelled challenge": (
+        Action(_cancelled, "B", **_on(CHALLENGE, "accept")),
+        (409, 409),
+    ),
+    "accept someone else's challenge": (
+        Action(_challenged, "C", **_on(CHALLENGE, "accept")),
+        (404, 404),
+    ),
     # A well-formed request the lobby will not carry out: 400 on a page, 422 in the API.
-    assert alike(tell, _sought, act) == (400, 422)
+    "take your own seek": (Action(_sought, "A", **_on(SEEK, "accept")), (400, 422)),
+}
+
+
+@pytest.mark.parametrize("name", ACTIONS)
+def test_it_leaves_the_same_through_a_page_and_the_api(tell, name):
+    action, statuses = ACTIONS[name]
+    assert alike(tell, action.setup, action) == statuses
