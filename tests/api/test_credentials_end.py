@@ -8,26 +8,26 @@ import asyncio
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from ginsite.asgi import application
 from lobby import tokens
 from tests.games.live_helpers import cookie_of, lobby_match, signed_in, socket
+from tests.sockets import Socket
 
 from .streams import NdjsonStream
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
-async def _closed(comm: WebsocketCommunicator) -> int:
+async def _closed(comm: Socket) -> int:
     """The close code of ``comm``, reading past the frames that come before it."""
     while True:
-        output = await comm.receive_output(timeout=5)
+        output = await comm.receive_output()
         if output["type"] == "websocket.close":
             return int(output["code"])
 
 
-async def _closes_within(comm: WebsocketCommunicator, seconds: float) -> bool:
+async def _closes_within(comm: Socket, seconds: float) -> bool:
     """Whether ``comm`` is closed within ``seconds``, reading past the frames it is sent.
     (Waiting on ``receive_output`` would cancel the application when it times out.)"""
     loop = asyncio.get_running_loop()
@@ -43,19 +43,19 @@ async def _closes_within(comm: WebsocketCommunicator, seconds: float) -> bool:
 async def test_revoking_a_token_closes_its_event_socket(alice, bob) -> None:  # type: ignore[no-untyped-def]
     kept, kept_secret = await sync_to_async(tokens.create)(alice, "phone")
     gone, gone_secret = await sync_to_async(tokens.create)(alice, "old laptop")
-    closing = WebsocketCommunicator(application, f"/ws/events/?token={gone_secret}")
-    staying = WebsocketCommunicator(application, f"/ws/events/?token={kept_secret}")
+    closing = Socket(application, f"/ws/events/?token={gone_secret}")
+    staying = Socket(application, f"/ws/events/?token={kept_secret}")
     for comm in (closing, staying):
         assert (await comm.connect())[0]
-        assert (await comm.receive_json_from(timeout=5))["type"] == "hello"
+        assert (await comm.receive_json_from())["type"] == "hello"
     try:
         assert await sync_to_async(tokens.revoke)(alice, gone.pk)
         assert await _closed(closing) == 4401
         # The other token's socket goes on, and still hears of alice's matches.
         await sync_to_async(lobby_match)(alice, bob)
-        frame = await staying.receive_json_from(timeout=5)
+        frame = await staying.receive_json_from()
         while frame["type"] != "match":
-            frame = await staying.receive_json_from(timeout=5)
+            frame = await staying.receive_json_from()
     finally:
         await staying.disconnect()
         await closing.disconnect()
@@ -72,7 +72,7 @@ async def test_revoking_a_token_ends_its_ndjson_stream(alice) -> None:  # type: 
         await sync_to_async(tokens.revoke)(alice, token.pk)
         with pytest.raises(EOFError):
             while True:
-                await stream.line(timeout=5)
+                await stream.line()
     finally:
         await stream.close()
 
@@ -83,7 +83,7 @@ async def test_signing_out_closes_the_table_and_lobby_sockets_of_that_browser(al
     other_device = await sync_to_async(signed_in)(alice)
     table = socket(match, cookie_of(browser))
     elsewhere = socket(match, cookie_of(other_device))
-    lobby = WebsocketCommunicator(
+    lobby = Socket(
         application,
         "/ws/lobby/",
         headers=[
@@ -94,7 +94,7 @@ async def test_signing_out_closes_the_table_and_lobby_sockets_of_that_browser(al
     )
     for comm in (table, elsewhere, lobby):
         assert (await comm.connect())[0]
-        await comm.receive_output(timeout=5)  # the first push
+        await comm.receive_output()  # the first push
     try:
         response = await sync_to_async(browser.post)("/accounts/logout/")
         assert response.status_code == 302

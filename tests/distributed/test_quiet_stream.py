@@ -9,11 +9,11 @@ import time
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from ginsite.asgi import application
 from lobby import tokens
 from tests.distributed.test_scale_out import _needs_distributed_setup  # noqa: F401
+from tests.sockets import Socket
 
 pytestmark = [pytest.mark.distributed, pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -23,7 +23,7 @@ QUIET_SECONDS = 60
 @pytest.mark.timeout(QUIET_SECONDS + 60)
 async def test_a_quiet_stream_stays_open_for_a_minute(alice) -> None:  # type: ignore[no-untyped-def]
     token = (await sync_to_async(tokens.create)(alice, "quiet"))[1]
-    socket = WebsocketCommunicator(application, f"/ws/events/?token={token}")
+    socket = Socket(application, f"/ws/events/?token={token}")
     connected, _code = await socket.connect(timeout=10)
     assert connected
     try:
