@@ -11,6 +11,7 @@ and matches by the order they were made in, since ids and times differ between t
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,8 +71,16 @@ def tell(django_user_model: Any) -> Iterator[Any]:
         for user in players.values():
             presence.seen(user, f"test-page-{user.pk}")  # each has the lobby open
         made = setup(story)
+        me = threading.get_ident()
+
+        def heard(messages: list[tuple[str, dict[str, Any]]]) -> None:
+            # The action's own (the test client runs it in this thread); not what a server
+            # thread an earlier test left running sends meanwhile.
+            if threading.get_ident() == me:
+                story.sent.extend(messages)
+
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(pushes, "send_now", lambda messages: story.sent.extend(messages))
+            patch.setattr(pushes, "send_now", heard)
             status = act(story, made)
         return status, outcome(story)
 
