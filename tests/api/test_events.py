@@ -17,6 +17,7 @@ from django.utils import timezone
 from games.engine import player_view
 from games.states import load_state
 from ginsite.asgi import application
+from ginsite.dbwork import in_thread
 from lobby import event_log, event_socket, event_stream, presence
 from lobby.models import PlayerEvent, Presence
 from tests.games.live_helpers import lobby_match
@@ -428,9 +429,7 @@ async def test_one_slow_stream_does_not_hold_up_another(alice, bob, monkeypatch)
         await sync_to_async(event_log.record)(alice.pk, "challenge", {"id": 1})
         assert await asyncio.to_thread(stuck.wait, PATIENCE), "alice's stream never read"
         # Off the process's one shared sync thread, in case the stuck read were on it.
-        await sync_to_async(event_log.record, thread_sensitive=False)(
-            bob.pk, "challenge", {"id": 2}
-        )
+        await in_thread(event_log.record)(bob.pk, "challenge", {"id": 2})
         # Socket work runs on a pool of threads, not on the shared sync thread where bob's
         # read would queue behind alice's, stuck far longer than this waits.
         frame = await quick.receive_json_from()
