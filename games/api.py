@@ -20,6 +20,7 @@ from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
 from games.states import load_state
 from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, WholeNumber, user_of
+from ginsite.refusals import Refused
 
 router = Router()
 
@@ -396,7 +397,7 @@ def start_bea(request: HttpRequest, body: BeaIn) -> Status:
             f"Your match {running.running.public_id} against Bea is still running: finish "
             "it, or start again with replace set to abandon it.",
         ) from None
-    except services.MoveRefused as refused:
+    except Refused as refused:
         raise ApiError(400, "invalid_request", refused.message) from None
     return Status(201, _detail(match, 0))
 

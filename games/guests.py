@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from games import services
 from games.access import hash_key
 from games.models import Match, Seat
+from ginsite.refusals import Refused
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -81,7 +82,7 @@ def start(
     from games.ai import LEVELS
 
     if level not in LEVELS:
-        raise services.MoveRefused(_("Unknown level for Bea."))
+        raise Refused(_("Unknown level for Bea."))
     rules = services.ruleset(preset, target)
     running = running_match(key)
     if running is not None and not replace_running:

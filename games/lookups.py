@@ -41,6 +41,11 @@ def held_seat(public_id: str, user_id: int) -> Seat | None:
     return seat  # type: ignore[return-value]
 
 
+# Where the offers read with a match are kept on it: a plain list, as a Prefetch's to_attr keeps
+# it (absent when they were not read).
+OFFERS_READ = "offers_read"
+
+
 @cache
 def _locked_sql(vendor: str) -> tuple[str, str, str, rows.Columns, rows.Columns, rows.Columns]:
     match, seat, offer = rows.Columns(Match, "m"), rows.Columns(Seat, "s"), rows.Columns(Offer, "o")
@@ -58,7 +63,8 @@ def _locked_sql(vendor: str) -> tuple[str, str, str, rows.Columns, rows.Columns,
 
 def locked_match(pk: int, *, offers: bool = False) -> Match:
     """``Match.objects.select_for_update().prefetch_related("seats").get(pk=pk)``, inside the
-    caller's transaction, and with ``offers`` its offers prefetched too."""
+    caller's transaction, and with ``offers`` its offers too, newest first, in the list
+    ``Prefetch("offers", to_attr=OFFERS_READ)`` would leave (``presence.latest_offers``)."""
     if connection.features.has_select_for_update and connection.get_autocommit():
         raise TransactionManagementError("locked_match() needs a transaction")
     match_sql, seats_sql, offers_sql, match_cols, seat_cols, offer_cols = _locked_sql(
@@ -72,7 +78,7 @@ def locked_match(pk: int, *, offers: bool = False) -> Match:
     rows.prefetched(match, "seats", [seat_cols.take(r)[0] for r in rows.fetch_all(seats_sql, [pk])])
     if offers:
         found = [offer_cols.take(r)[0] for r in rows.fetch_all(offers_sql, [pk])]
-        rows.prefetched(match, "offers", found)
+        setattr(match, OFFERS_READ, found)
     return match  # type: ignore[return-value]
 
 

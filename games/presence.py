@@ -19,6 +19,7 @@ from django.utils import timezone
 from ginsite.apikit import api_time
 
 from . import events, outbox
+from .lookups import OFFERS_READ
 from .models import Match, Offer, Seat
 from .states import load_state
 
@@ -190,9 +191,9 @@ def claimable(match: Match, seat: int, now: datetime | None = None) -> bool:
 
 def latest_offers(match: Match, count: int = 2) -> list[Offer]:
     """The match's newest offers, newest first: from the offers the door read with the match
-    for a move (a move changes none, and both players' views and the answer need them), else
-    from the database."""
-    read = getattr(match, "_prefetched_objects_cache", {}).get("offers")
+    for a move (``lookups.OFFERS_READ``: a move changes none, and both players' views and the
+    answer need them), else from the database."""
+    read = getattr(match, OFFERS_READ, None)
     if read is not None:
         return sorted(read, key=lambda offer: offer.pk, reverse=True)[:count]
     return list(match.offers.order_by("-pk")[:count])

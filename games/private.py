@@ -26,6 +26,7 @@ from games import access, events, outbox, services
 from games.forms import RulesForm
 from games.models import Match, PrivateTable, Seat
 from ginsite import names
+from ginsite.refusals import Refused
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -34,12 +35,12 @@ if TYPE_CHECKING:
 EXPIRE_AFTER_DAYS = 7
 
 
-class TableFull(services.MoveRefused):
+class TableFull(Refused):
     status = 409
     code = "table_full"
 
 
-class TableExpired(services.MoveRefused):
+class TableExpired(Refused):
     status = 410
     code = "table_expired"
 
@@ -173,7 +174,7 @@ def take_seat(match: Match, user: AbstractBaseUser | None, name: str = "") -> st
     if match.table is not None and match.table.expired_at is not None:
         raise TableExpired(_("This table has expired."))
     if user is not None and access.seat_of(match, user) is not None:
-        raise services.MoveRefused(_("You already have a seat at this table."))
+        raise Refused(_("You already have a seat at this table."))
     key = None
     if user is not None:
         change: dict[str, Any] = {"kind": Seat.Kind.PLAYER, "user": user}

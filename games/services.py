@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import PRESETS, IllegalAction, MatchState, Ruleset, apply
 from ginsite import rows
+from ginsite.refusals import Refused
 
 from . import events, lookups, outbox
 from .lesson import script as lesson_script
@@ -38,57 +39,31 @@ SEED_WAIT = timedelta(seconds=SEED_WAIT_SECONDS)
 # The version of a change the door decides itself (never a client's): whatever the match is at.
 CURRENT = object()
 
-
-class MoveRefused(Exception):  # noqa: N818 - reads better at call sites than MoveRefusedError
-    """A request the door turns away; nothing was changed. ``status`` is the HTTP status."""
-
-    status = 400
-    code = "refused"
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+# --- Its refusals: kinds of ginsite.refusals.Refused, each with its own code ------------------
 
 
-class StaleVersion(MoveRefused):
-    status = 409
-    code = "stale_version"
+class StaleVersion(Refused, status=409, code="stale_version"): ...
 
 
-class MatchClosed(MoveRefused):
-    status = 409
-    code = "match_closed"
+class MatchClosed(Refused, status=409, code="match_closed"): ...
 
 
-class NotYourSeat(MoveRefused):
-    status = 403
-    code = "not_your_match"
+class NotYourSeat(Refused, status=403, code="not_your_match"): ...
 
 
-class IllegalMove(MoveRefused):
-    status = 422
-    code = "illegal_move"
+class IllegalMove(Refused, status=422, code="illegal_move"): ...
 
 
-class NotConnected(MoveRefused):
+class NotConnected(Refused, status=409, code="not_connected"):
     """At a private table both players must be connected for either to move."""
 
-    status = 409
-    code = "not_connected"
 
-
-class AlreadyPlaying(MoveRefused):
+class AlreadyPlaying(Refused, status=409, code="already_playing"):
     """A lobby match for a player who is in another one that is still going."""
 
-    status = 409
-    code = "already_playing"
 
-
-class BeaMatchRunning(MoveRefused):
+class BeaMatchRunning(Refused, status=409, code="bea_match_running"):
     """A new match against Bea while one is running: the caller asks before replacing it."""
-
-    status = 409
-    code = "bea_match_running"
 
     def __init__(self, running: Match):
         super().__init__(
@@ -116,11 +91,11 @@ class SeatSpec:
 def ruleset(preset: str, target: int | None = None) -> Ruleset:
     """A preset, optionally with its own target; refuses unknown names and targets."""
     if preset not in PRESETS:
-        raise MoveRefused(_("Unknown rules preset."))
+        raise Refused(_("Unknown rules preset."))
     rules = PRESETS[preset]
     if target is not None:
         if target not in TARGETS:
-            raise MoveRefused(_("The target must be one of 50, 100, 150 or 250."))
+            raise Refused(_("The target must be one of 50, 100, 150 or 250."))
         rules = replace(rules, target=target)
     return rules
 
@@ -234,7 +209,7 @@ def start_bea_match(
     from games.ai import LEVELS
 
     if level not in LEVELS:
-        raise MoveRefused(_("Unknown level for Bea."))
+        raise Refused(_("Unknown level for Bea."))
     rules = ruleset(preset, target)
     running = running_bea_match(user)
     if running is not None and not replace_running:
@@ -263,7 +238,7 @@ def _lock_for(match: Match, version: Any, *, active: bool = True, offers: bool =
     """The match row, locked, after the checks every state-changing request passes: it names
     the version it was made on, that is still the version, and (``active``) the match runs."""
     if version is not CURRENT and (not isinstance(version, int) or isinstance(version, bool)):
-        raise MoveRefused(_("Every move must say which version of the table it was made on."))
+        raise Refused(_("Every move must say which version of the table it was made on."))
     # The seats, read under the lock (who sits where, signs of life); their accounts are
     # read only where a name is needed (a private table), not for every move.
     locked = lookups.locked_match(match.pk, offers=offers)
@@ -311,7 +286,7 @@ def _copy_row(source: Match, target: Match) -> None:
 def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
     """Apply ``action`` for ``seat`` if ``version`` is still the match's version.
 
-    Raises ``MoveRefused`` (stale or repeated version, closed match, illegal move) and then
+    Raises ``Refused`` (stale or repeated version, closed match, illegal move) and then
     changes nothing. Returns the new state; the match row is refreshed in place.
     """
     seeding = isinstance(action, dict) and action.get("type") == "seed"
@@ -344,9 +319,8 @@ def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
         # row locks); the unique (match, seq) constraint let only the first one in.
         raise StaleVersion(_("That move was already made. Nothing was changed.")) from None
     _copy_row(locked, match)
-    if match is not locked:  # the answer's view reads them from the caller's instance
-        read = locked._prefetched_objects_cache["offers"]
-        match.__dict__.setdefault("_prefetched_objects_cache", {})["offers"] = read
+    # The answer's view reads the offers from the caller's instance.
+    setattr(match, lookups.OFFERS_READ, getattr(locked, lookups.OFFERS_READ))
     return after
 
 
@@ -354,7 +328,7 @@ def _check_seed_version(state: MatchState, version: Any) -> None:
     """A seed is for the hand being shuffled, on whatever version since it began to wait:
     the other seat's seed may have come in between, and the page need not hear of it first."""
     if not isinstance(version, int) or isinstance(version, bool):
-        raise MoveRefused(_("Every move must say which version of the table it was made on."))
+        raise Refused(_("Every move must say which version of the table it was made on."))
     if state.phase != "shuffling":
         if version == state.version:
             return  # the engine says why no seed is wanted now
@@ -504,14 +478,14 @@ def claim_win(match: Match, seat: int, version: Any) -> None:
 def make_offer(match: Match, seat: int, kind: str, version: Any) -> Offer:
     """``seat`` proposes a rematch (after the match) or a restart (during it)."""
     if kind not in Offer.Kind.values:
-        raise MoveRefused(_("There is no such offer."))
+        raise Refused(_("There is no such offer."))
     try:
         with transaction.atomic():
             locked = _lock_for(match, version, active=kind == Offer.Kind.RESTART)
             if not is_live(locked) or any(s.is_open for s in locked.seats.all()):
-                raise MoveRefused(_("Offers are for matches between two players."))
+                raise Refused(_("Offers are for matches between two players."))
             if kind == Offer.Kind.REMATCH and locked.is_active:
-                raise MoveRefused(_("A rematch can be offered once the match is over."))
+                raise Refused(_("A rematch can be offered once the match is over."))
             if locked.offers.filter(status=Offer.Status.ACCEPTED).exists():
                 raise MatchClosed(_("A new match has already started from this one."))
             if locked.offers.filter(status=Offer.Status.PENDING).exists():
@@ -528,7 +502,7 @@ def answer_offer(match: Match, seat: int, offer_id: Any, answer: str, version: A
     """``answer`` is ``accept`` or ``decline`` (the other seat) or ``withdraw`` (the offerer).
     Accepting starts the new match and returns it; both pages follow it there."""
     if answer not in ("accept", "decline", "withdraw"):
-        raise MoveRefused(_("Answer accept, decline or withdraw."))
+        raise Refused(_("Answer accept, decline or withdraw."))
     new: Match | None = None
     with transaction.atomic():
         locked = _lock_for(match, version, active=False)
@@ -585,7 +559,7 @@ def restart_local(match: Match, version: Any) -> Match:
     with transaction.atomic():
         locked = _lock_for(match, version)
         if locked.kind != Match.Kind.LOCAL:
-            raise MoveRefused(_("Only a match on one device restarts without an offer."))
+            raise Refused(_("Only a match on one device restarts without an offer."))
         new = _follow_up(locked, Offer.Kind.RESTART)
         outbox.announce(locked, events.ENDED)
     _copy_row(locked, match)

@@ -18,19 +18,11 @@ from django.http import HttpRequest
 from django.utils.translation import ngettext
 
 from ginsite import limits
+from ginsite.refusals import TooMany
 
-from .services import MoveRefused
 
-
-class TooManyMatches(MoveRefused):
-    """Too many new matches in a short while; ``retry_after`` is the seconds to wait."""
-
-    status = 429
-    code = "rate_limited"
-
-    def __init__(self, message: str, retry_after: int):
-        super().__init__(message)
-        self.retry_after = retry_after
+class TooManyMatches(TooMany):
+    """Too many new matches against Bea in a short while."""
 
 
 def client_address(request: HttpRequest) -> str:

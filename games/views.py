@@ -41,6 +41,7 @@ from games.readers import WATCHER, view_for
 from games.regions import REGIONS, render_regions, render_update, table_context
 from games.starts import TooManyMatches, admit, client_address
 from ginsite.htmx import go_to
+from ginsite.refusals import Refused
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -282,7 +283,7 @@ def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         # A move from a page that fell behind: most often another tab (or window) of the
         # same seat moved. Say so; the answer brings this page up to date.
         return _refused(request, match, seat, refused.status, str(OTHER_TAB))
-    except services.MoveRefused as refused:
+    except Refused as refused:
         return _refused(request, match, seat, refused.status, refused.message)
     return _moved(request, match, seat, before)
 
@@ -354,7 +355,7 @@ def _live_request(
     before = view_for(match, seat)
     try:
         new = act(match, seat)
-    except services.MoveRefused as refused:
+    except Refused as refused:
         return _refused(request, match, seat, refused.status, refused.message)
     return _after_live_request(request, match, seat, before, new)
 
@@ -409,7 +410,7 @@ def resign(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     if request.method == "POST" and request.POST.get("confirm"):
         try:
             services.resign(match, seat, _client_version(request))
-        except services.MoveRefused as refused:
+        except Refused as refused:
             return _refused(request, match, seat, refused.status, refused.message)
         return redirect("games:table", match.public_id)
     if not match.is_active:
@@ -525,7 +526,7 @@ def private_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
         key = private.take_seat(match, user, form.cleaned_data["name"] if form else "")
     except private.TableFull:
         return _private_page(request, "private_full", table, 409, match=match)
-    except services.MoveRefused as refused:
+    except Refused as refused:
         return render(request, "games/refused.html", {"message": refused.message}, status=400)
     response = redirect("games:private", token)
     if key is not None:
@@ -643,7 +644,7 @@ def local_act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     before = view_for(match, seat)
     try:
         services.submit(match, seat, form.action(), form.cleaned_data["version"])
-    except services.MoveRefused as refused:
+    except Refused as refused:
         return _private_response(_refused(request, match, seat, refused.status, refused.message))
     now = local.seat_shown(match)
     if not (now is None or now == shown):
@@ -704,7 +705,7 @@ def local_restart(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     if request.method == "POST" and request.POST.get("confirm"):
         try:
             new = services.restart_local(match, _client_version(request))
-        except services.MoveRefused as refused:
+        except Refused as refused:
             context = {"message": refused.message}
             return render(request, "games/refused.html", context, status=refused.status)
         return redirect("games:local", new.public_id)

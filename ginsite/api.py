@@ -3,8 +3,9 @@
 Clients authenticate with a personal token (``Authorization: Bearer gin_...``, made in
 Settings) or, in the browser, with the session (CSRF checked on unsafe methods). Each player has
 a rate limit (all their tokens and their session together), counted in the shared cache. Every
-refusal is JSON with a stable ``code`` and a readable ``message``; the routers in ``lobby.api``
-and ``games.api`` only call the services, so the API plays by exactly the rules the pages do.
+refusal is JSON with a stable ``code`` and a readable ``message`` (a service's ``Refused`` is
+turned into one here, and only here); the routers in ``lobby.api`` and ``games.api`` only call
+the services, so the API plays by exactly the rules the pages do.
 """
 
 from __future__ import annotations
@@ -14,14 +15,13 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from games.api import router as games_router
-from games.services import MoveRefused
 from ginsite.apikit import (
     CODES_BY_STATUS,
     ApiError,
     error_response,
     not_found_view,
 )
-from lobby import services as lobby_services
+from ginsite.refusals import Refused
 from lobby.api import router as lobby_router
 from lobby.api_auth import SessionAuth, TokenAuth
 
@@ -53,24 +53,16 @@ def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
     return response
 
 
-@api.exception_handler(MoveRefused)
-def _move_refused(request: HttpRequest, exc: MoveRefused) -> HttpResponse:
-    # 403 not_your_match, 409 stale_version / match_closed, 422 illegal_move with the engine's
-    # reason: the door's own statuses and codes.
-    if exc.code == "refused":  # well formed, but not something the door will do
-        return error_response(422, "invalid_request", exc.message)
-    return error_response(exc.status, exc.code, exc.message)
-
-
-@api.exception_handler(lobby_services.Refused)
-def _lobby_refused(request: HttpRequest, exc: lobby_services.Refused) -> HttpResponse:
-    # A well-formed request the lobby will not carry out ("you cannot challenge yourself") is
-    # 422: 400 is kept for requests of the wrong shape.
-    codes = {403: "not_allowed", 409: "conflict", 429: "rate_limited"}
-    status = exc.status if exc.status in codes else 422
-    response = error_response(status, codes.get(status, "invalid_request"), exc.message)
-    if isinstance(exc, lobby_services.TooMany):
-        response["Retry-After"] = str(exc.retry_after)
+@api.exception_handler(Refused)
+def _refused(request: HttpRequest, exc: Refused) -> HttpResponse:
+    # The services' one refusal, with its own status and code (403 not_allowed, 409
+    # stale_version, 422 illegal_move with the engine's reason, ...). A well-formed request a
+    # service will not carry out ("you cannot challenge yourself") is 422 here: the API keeps
+    # 400 for requests of the wrong shape.
+    status = 422 if exc.status == 400 else exc.status
+    response = error_response(status, exc.code, exc.message)
+    for name, value in exc.headers.items():
+        response[name] = value
     return response
 
 

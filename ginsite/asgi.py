@@ -27,7 +27,7 @@ from games.services import deal_overdue  # noqa: E402
 from ginsite.lanes import LanedASGIHandler  # noqa: E402
 from ginsite.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
 from ginsite.pushes import remember_server_loop  # noqa: E402
-from lobby.stream import EventsConsumer  # noqa: E402
+from lobby.event_socket import EventsConsumer  # noqa: E402
 
 # What daphne answers before Django (a form body it cannot parse, headers over its limit) is
 # the API's JSON error, not a bare 400.

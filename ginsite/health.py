@@ -19,7 +19,7 @@ from health_check.base import HealthCheck
 from health_check.exceptions import ServiceReturnedUnexpectedResult, ServiceUnavailable
 from health_check.views import HealthCheckView
 
-from ginsite.inbox import Inbox
+from ginsite.channel_reader import ChannelReader
 
 
 @dataclasses.dataclass
@@ -33,17 +33,17 @@ class ChannelLayer(HealthCheck):
         layer = get_channel_layer(self.alias)
         if layer is None:
             raise ServiceUnavailable("No channel layer is configured")
-        inbox = Inbox(layer, "health.")
+        reader = ChannelReader(layer, "health.")
         try:
-            channel = await inbox.open()
+            channel = await reader.open()
             await layer.send(channel, {"type": "health.check"})
-            message = await inbox.get(timeout=3)
+            message = await reader.get(timeout=3)
         except Exception as e:
             # Each backend fails its own way (OSError, redis' errors): all mean down.
             raise ServiceUnavailable("The channel layer did not answer") from e
         finally:
             # The pub/sub layer keeps a channel subscribed until its receive ends.
-            await inbox.close()
+            await reader.close()
         if message is None:
             raise ServiceUnavailable("The channel layer did not answer within 3 s")
         if message.get("type") != "health.check":

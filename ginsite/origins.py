@@ -20,6 +20,8 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http.request import is_same_domain, split_domain_port, validate_host
 
+from ginsite.sockets import header
+
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 Origin = tuple[str, str, int]  # scheme, host, port
@@ -39,20 +41,13 @@ def parse(origin: str) -> Origin | None:
     return scheme, parts.hostname.lower(), port or DEFAULT_PORTS[scheme]
 
 
-def header(scope: dict[str, Any], name: bytes) -> str | None:
-    for key, value in scope.get("headers") or ():
-        if key.lower() == name:
-            return str(value.decode("latin1"))
-    return None
-
-
 def _scheme(scope: dict[str, Any]) -> str:
     if scope.get("scheme") in ("wss", "https"):
         return "https"
     proxy = settings.SECURE_PROXY_SSL_HEADER
     if proxy:
         meta_name, secure_value = proxy
-        name = meta_name.removeprefix("HTTP_").replace("_", "-").lower().encode()
+        name = meta_name.removeprefix("HTTP_").replace("_", "-").lower()
         if header(scope, name) == secure_value:
             return "https"
     return "http"
@@ -60,7 +55,7 @@ def _scheme(scope: dict[str, Any]) -> str:
 
 def own_origin(scope: dict[str, Any]) -> Origin | None:
     """The origin of the pages of the host this handshake was addressed to, if it is ours."""
-    host = header(scope, b"host")
+    host = header(scope, "host")
     if not host:
         return None
     domain, _port = split_domain_port(host)
@@ -82,7 +77,7 @@ def _trusted(origin: Origin) -> bool:
 
 def allowed(scope: dict[str, Any]) -> bool:
     """Whether the handshake's Origin header names one of the site's own origins."""
-    raw = header(scope, b"origin")
+    raw = header(scope, "origin")
     origin = parse(raw) if raw else None
     if origin is None:
         return False

@@ -272,8 +272,8 @@ if REDIS_URL:
             # on the receiving side (docs/performance.md, 2026-12-02 morning). Delivery is at
             # most once and in order, which is all a push is here: every event is stored first,
             # and a stream that misses a wake-up reads what it missed at its next one or at its
-            # keep-alive. ``ginsite.inbox`` keeps a waiting stream's channel subscribed, and
-            # ``ginsite.channel_layer`` sends a commit's messages in one pipeline.
+            # keep-alive. ``ginsite.channel_reader`` keeps a waiting stream's channel subscribed,
+            # and ``ginsite.channel_layer`` sends a commit's messages in one pipeline.
             "BACKEND": "ginsite.channel_layer.PubSubChannelLayer",
             # Reads may wait longer than redis-py's 5 s default; a dead server still shows
             # through the health checks and TCP keepalive.

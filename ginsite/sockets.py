@@ -1,4 +1,5 @@
-"""Background tasks that end with the websocket consumer that started them.
+"""What the site's websocket consumers share: the handshake's headers, and background tasks
+that end with the consumer that started them.
 
 A consumer's heartbeat, event pump or push flusher runs as its own asyncio task. The
 consumer's ``disconnect`` stops it when the close is handled, but a server may also cancel an
@@ -13,8 +14,20 @@ the consumer ends, however it ends.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from typing import Any
+
+
+def headers(scope: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """A websocket handshake's headers: names in lower case, values decoded as HTTP sends
+    them (latin-1)."""
+    for name, value in scope.get("headers") or ():
+        yield name.decode("latin1").lower(), value.decode("latin1")
+
+
+def header(scope: dict[str, Any], name: str) -> str | None:
+    """The handshake's header ``name`` (lower case), or None."""
+    return next((value for key, value in headers(scope) if key == name), None)
 
 
 class OwnedTasksMixin:

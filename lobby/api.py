@@ -1,232 +1,60 @@
 """The lobby's part of the JSON API: me, who is online, challenges, seeks and the event stream.
 
-Thin, like the lobby's views: an access helper, one call into ``lobby.services`` (the lobby's
-one door), an answer. Refusals are the services' own (``Refused`` and its subclasses), turned
-into JSON by ``ginsite.api``.
+Thin, like the lobby's views: a lookup and one action of ``lobby.services`` (the lobby's one
+door, which the pages call too), an answer. Refusals are the services' own
+(``ginsite.refusals.Refused``), turned into JSON by ``ginsite.api``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import time
 import uuid
-from collections.abc import AsyncGenerator
-from datetime import UTC, datetime
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any
 
-from channels.layers import get_channel_layer
-from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.http import HttpRequest, StreamingHttpResponse
-from django.shortcuts import get_object_or_404
-from ninja import Field, Query, Router, Schema, Status
+from django.utils import timezone
+from ninja import Query, Router, Status
 
 from games import presence as game_presence
+from games.models import Match
 from games.stats import player_stats
-from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, api_time, user_of
-from ginsite.dbwork import in_thread
-from ginsite.inbox import Inbox
-from ginsite.pushes import credentials_group, opened_with
+from ginsite.apikit import ERRORS, Error, user_of
 from lobby import completion, event_feeds, event_log, presence, tokens
 from lobby import services as lobby_services
-from lobby.models import Challenge, Seek, display_name_of, ensure_profile
+from lobby.api_schemas import (
+    ChallengeIn,
+    ChallengeOut,
+    Challenges,
+    DeclineIn,
+    EventPage,
+    EventQuery,
+    Me,
+    Player,
+    PlayerProfile,
+    SeekIn,
+    SeekOut,
+    Started,
+    StreamQuery,
+)
+from lobby.event_stream import event_lines
+from lobby.models import Challenge, Seek, ensure_profile
 
 router = Router()
-
-
-# --- Schemas ------------------------------------------------------------------------------------
-
-
-class Person(Schema):
-    username: str
-    display_name: str
-
-
-class Stats(Schema):
-    matches_played: int
-    matches_won: int
-    hands_won: int
-    gins: int
-    undercuts: int
-    best_hand: int
-
-
-def _completion_field() -> Any:
-    return Field(
-        description=f"Per cent (0-100, rounded down) of the player's last {completion.LAST} "
-        "finished lobby matches that they did not abandon or lose on time (a resignation does "
-        "not count against them); null before their first finished lobby match."
-    )
-
-
-class Me(Person):
-    language: str = Field(description="Blank: no preference (the browser decides).")
-    stats: Stats
-    completion: int | None = _completion_field()
-
-
-class Player(Person):
-    busy: bool = Field(description="Playing a lobby match right now.")
-    me: bool
-    blocked: bool = Field(
-        description="Always false: players you blocked, and players who blocked you, are not "
-        "listed. Kept so that older clients still find it."
-    )
-    completion: int | None = _completion_field()
-
-
-class PlayerProfile(Person):
-    online: bool
-    stats: Stats
-    completion: int | None = _completion_field()
-
-
-ReasonName = Literal["later", "rules", "target", "not_interested"]
-ChallengeStatus = Literal["open", "accepted", "declined", "cancelled", "expired"]
-
-
-class CounterOut(Schema):
-    """The rules a challenged player would play instead, sent back with their decline."""
-
-    id: int = Field(
-        description="The proposal is itself a challenge from the player who declined: "
-        "`GET /challenges/{id}` shows it, and `POST /challenges/{id}/accept` takes it as "
-        "`accept-counter` does."
-    )
-    preset: str
-    target: int
-    hints: bool
-    status: ChallengeStatus
-    expires_at: datetime
-    match: str | None = Field(description="The match an accepted proposal started.")
-
-
-class ChallengeOut(Schema):
-    id: int
-    direction: Literal["incoming", "outgoing"]
-    challenger: Person
-    challenged: Person
-    preset: str
-    target: int
-    hints: bool = Field(description="Both players may ask for hints in the match.")
-    status: ChallengeStatus
-    reason: ReasonName | None
-    created_at: datetime
-    expires_at: datetime
-    answered_at: datetime | None
-    match: str | None = Field(description="The match an accepted challenge started.")
-    counter: CounterOut | None = Field(
-        description="A declined challenge's counter-proposal: what the challenged player "
-        "would play instead (`POST /challenges/{id}/accept-counter` takes it)."
-    )
-    counter_to: int | None = Field(
-        description="This challenge is a counter-proposal: the id of the challenge it declined."
-    )
-
-
-class Challenges(Schema):
-    incoming: list[ChallengeOut]
-    outgoing: list[ChallengeOut]
-
-
-class ChallengeIn(Body):
-    # No NUL: the schema says so too, so that a client (and schemathesis) knows it is refused.
-    to: str = Field(
-        description="The username of the player to challenge.",
-        max_length=150,
-        pattern=r"^[^\x00]*$",
-    )
-    preset: Preset = "standard"
-    target: Target = 100
-    hints: bool = Field(
-        False,
-        description="Either player may ask what Bea would do (the hint); accepting agrees.",
-    )
-
-
-class CounterIn(Body):
-    """The rules the decliner would play instead; what is left out is kept from the challenge."""
-
-    preset: Preset | None = None
-    target: Target | None = None
-
-
-class DeclineIn(Body):
-    reason: ReasonName = "later"
-    counter: CounterIn | None = Field(
-        None,
-        description="With reason `rules` or `target`: the rules you would play instead. The "
-        "challenger may accept them at once; the reason is set to what they change.",
-    )
-
-
-class SeekOut(Schema):
-    id: int
-    poster: Person
-    preset: str
-    target: int
-    status: Literal["open", "accepted", "cancelled", "expired"]
-    created_at: datetime
-    mine: bool
-    match: str | None
-
-
-class SeekIn(Body):
-    preset: Preset = "standard"
-    target: Target = 100
-
-
-class Started(Schema):
-    """A challenge or seek accepted: the match it started (``GET /matches/{match}``)."""
-
-    match: str
-    challenge: ChallengeOut | None = None
-    seek: SeekOut | None = None
-
-
-class Hello(Schema):
-    type: Literal["hello"]
-    since: int
-    last_seq: int
-    complete: bool = Field(
-        description="False when events after `since` were already purged: re-read the state."
-    )
-
-
-class Event(Schema):
-    type: Literal["challenge", "presence", "match"]
-    seq: int
-    at: datetime
-    data: dict[str, Any]
-
-
-class EventPage(Schema):
-    hello: Hello
-    events: list[Event]
 
 
 # --- Helpers ------------------------------------------------------------------------------------
 
 
-def _person(user: Any) -> dict[str, str]:
-    return {"username": user.get_username(), "display_name": display_name_of(user)}
-
-
-def _challenge_for_user(user: Any, pk: int) -> Challenge:
-    """A challenge the user sent or received; anyone else's is 404, as if it did not exist."""
-    return get_object_or_404(
-        Challenge.objects.select_related(*event_feeds.CHALLENGE_RELATED).filter(
-            Q(challenger=user) | Q(challenged=user)
-        ),
-        pk=pk,
-    )
+def _challenge_json(user: Any, challenge_id: int) -> dict[str, Any]:
+    """The challenge as it is now, as ``user`` sees it (read again after an action)."""
+    return event_feeds.challenge_json(lobby_services.challenge_for(user, challenge_id), user.pk)
 
 
 def _seek_json(seek: Seek, user: Any) -> dict[str, Any]:
     return {
         "id": seek.pk,
-        "poster": _person(seek.poster),
+        "poster": event_feeds.person_json(seek.poster),
         "preset": seek.preset,
         "target": seek.target,
         "status": seek.status,
@@ -234,18 +62,6 @@ def _seek_json(seek: Seek, user: Any) -> dict[str, Any]:
         "mine": seek.poster_id == user.pk,
         "match": seek.match.public_id if seek.match_id and seek.match else None,
     }
-
-
-def _seek(pk: int) -> Seek:
-    return get_object_or_404(Seek.objects.select_related("poster__profile", "match"), pk=pk)
-
-
-def _player(username: str) -> Any:
-    user_model = get_user_model()
-    return get_object_or_404(
-        user_model.objects.select_related("profile"),
-        **{user_model.USERNAME_FIELD: username, "is_active": True},
-    )
 
 
 # --- Me and players -----------------------------------------------------------------------------
@@ -257,7 +73,7 @@ def me(request: HttpRequest) -> dict[str, Any]:
     user = user_of(request)
     profile = ensure_profile(user)
     return {
-        **_person(user),
+        **event_feeds.person_json(user),
         "language": profile.language,
         "stats": player_stats(user),
         "completion": completion.of(user.pk),
@@ -268,36 +84,27 @@ def me(request: HttpRequest) -> dict[str, Any]:
 def players_online(request: HttpRequest) -> list[dict[str, Any]]:
     """Who is in the lobby now (asking counts as being there, as opening the lobby does)."""
     user = user_of(request)
-    lobby_services.seen_over_http(user)
-    # Neither side of a block sees the other (presence.hidden_from, as the HTML lobby).
-    online = presence.online_user_ids() - presence.hidden_from(user.pk)
-    busy = presence.busy_user_ids()
-    completed = completion.of_players(online)
-    users = (
-        get_user_model()
-        .objects.filter(pk__in=online, is_active=True)
-        .select_related("profile")
-        .order_by("profile__display_name")
-    )
+    presence.seen_over_http(user)
+    listed = presence.online_players(user.pk)
     return [
         {
-            **_person(other),
-            "busy": other.pk in busy,
+            **event_feeds.person_json(other),
+            "busy": other.pk in listed.busy,
             "me": other.pk == user.pk,
             "blocked": False,
-            "completion": completed.get(other.pk),
+            "completion": listed.completion.get(other.pk),
         }
-        for other in users
+        for other in listed.users
     ]
 
 
 @router.get("/players/{username}", response={200: PlayerProfile, ERRORS: Error}, tags=["players"])
 def player(request: HttpRequest, username: str) -> dict[str, Any]:
     """A player's public profile: name, whether they are in the lobby, statistics."""
-    other = _player(username)
+    other = lobby_services.player_named(username)
     hidden = other.pk in presence.hidden_from(user_of(request).pk)
     return {
-        **_person(other),
+        **event_feeds.person_json(other),
         "online": not hidden and presence.is_online(other.pk),
         "stats": player_stats(other),
         "completion": completion.of(other.pk),
@@ -311,8 +118,8 @@ def player(request: HttpRequest, username: str) -> dict[str, Any]:
 def list_challenges(request: HttpRequest) -> dict[str, Any]:
     """Open challenges to and from you, and those answered in the last ten minutes."""
     user = user_of(request)
-    lobby_services.sweep()
-    since = lobby_services._now() - lobby_services.ANSWER_SHOWN
+    presence.sweep()
+    since = timezone.now() - lobby_services.ANSWER_SHOWN
     items = (
         Challenge.objects.filter(Q(challenger=user) | Q(challenged=user))
         .filter(Q(status=Challenge.Status.OPEN) | Q(answered_at__gt=since))
@@ -330,23 +137,16 @@ def list_challenges(request: HttpRequest) -> dict[str, Any]:
 def create_challenge(request: HttpRequest, body: ChallengeIn) -> Status:
     """Challenge a player who is in the lobby. It expires after two minutes unanswered."""
     user = user_of(request)
-    user_model = get_user_model()
-    other = user_model.objects.filter(
-        **{user_model.USERNAME_FIELD: body.to, "is_active": True}
-    ).first()
-    if other is None:
-        raise ApiError(404, "not_found", "There is no player of that name.")
+    other = lobby_services.player_named(body.to)
     made = lobby_services.challenge(user, other, body.preset, body.target, body.hints)
-    made = _challenge_for_user(user, made.pk)
-    return Status(201, event_feeds.challenge_json(made, user.pk))
+    return Status(201, _challenge_json(user, made.pk))
 
 
 @router.get(
     "/challenges/{challenge_id}", response={200: ChallengeOut, ERRORS: Error}, tags=["challenges"]
 )
 def get_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
-    user = user_of(request)
-    return event_feeds.challenge_json(_challenge_for_user(user, challenge_id), user.pk)
+    return _challenge_json(user_of(request), challenge_id)
 
 
 @router.post(
@@ -356,14 +156,7 @@ def get_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
 )
 def accept_challenge(request: HttpRequest, challenge_id: int) -> Status:
     """Accept a challenge to you: the match starts (you play second)."""
-    user = user_of(request)
-    item = _challenge_for_user(user, challenge_id)
-    lobby_services.seen_over_http(user)
-    match = lobby_services.accept_challenge(item, user)
-    item = _challenge_for_user(user, challenge_id)
-    return Status(
-        201, {"match": match.public_id, "challenge": event_feeds.challenge_json(item, user.pk)}
-    )
+    return _started(request, challenge_id, lobby_services.accept_challenge)
 
 
 @router.post(
@@ -377,7 +170,7 @@ def decline_challenge(
     """Decline a challenge to you, with a reason the challenger sees, and perhaps a
     counter-proposal: the rules you would play instead."""
     user = user_of(request)
-    item = _challenge_for_user(user, challenge_id)
+    item = lobby_services.challenge_for(user, challenge_id)
     counter = body.counter if body else None
     lobby_services.decline_challenge(
         item,
@@ -385,7 +178,7 @@ def decline_challenge(
         body.reason if body else "later",
         lobby_services.Proposal(counter.preset, counter.target) if counter else None,
     )
-    return event_feeds.challenge_json(_challenge_for_user(user, challenge_id), user.pk)
+    return _challenge_json(user, challenge_id)
 
 
 @router.post(
@@ -396,14 +189,16 @@ def decline_challenge(
 def accept_counter(request: HttpRequest, challenge_id: int) -> Status:
     """Accept the counter-proposal a challenge of yours was declined with: the match starts
     at once with the proposed rules (the player who proposed them plays first)."""
+    return _started(request, challenge_id, lobby_services.accept_counter)
+
+
+def _started(
+    request: HttpRequest, challenge_id: int, accept: Callable[[Challenge, Any], Match]
+) -> Status:
+    """An accept of a challenge (or of its counter-proposal): the match and the challenge."""
     user = user_of(request)
-    item = _challenge_for_user(user, challenge_id)
-    lobby_services.seen_over_http(user)
-    match = lobby_services.accept_counter(item, user)
-    item = _challenge_for_user(user, challenge_id)
-    return Status(
-        201, {"match": match.public_id, "challenge": event_feeds.challenge_json(item, user.pk)}
-    )
+    match = accept(lobby_services.challenge_for(user, challenge_id), user)
+    return Status(201, {"match": match.public_id, "challenge": _challenge_json(user, challenge_id)})
 
 
 @router.post(
@@ -414,9 +209,8 @@ def accept_counter(request: HttpRequest, challenge_id: int) -> Status:
 def cancel_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
     """Withdraw a challenge you sent."""
     user = user_of(request)
-    item = _challenge_for_user(user, challenge_id)
-    lobby_services.cancel_challenge(item, user)
-    return event_feeds.challenge_json(_challenge_for_user(user, challenge_id), user.pk)
+    lobby_services.cancel_challenge(lobby_services.challenge_for(user, challenge_id), user)
+    return _challenge_json(user, challenge_id)
 
 
 # --- Seeks --------------------------------------------------------------------------------------
@@ -426,8 +220,8 @@ def cancel_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
 def list_seeks(request: HttpRequest) -> list[dict[str, Any]]:
     """Open seeks in the lobby (not those of players you blocked or who blocked you)."""
     user = user_of(request)
-    lobby_services.seen_over_http(user)
-    lobby_services.sweep()
+    presence.seen_over_http(user)
+    presence.sweep()
     hidden = presence.hidden_from(user.pk)
     seeks = (
         Seek.objects.filter(status=Seek.Status.OPEN)
@@ -442,12 +236,12 @@ def post_seek(request: HttpRequest, body: SeekIn) -> Status:
     """Offer a match to anyone in the lobby; the first to accept plays you. One at a time."""
     user = user_of(request)
     seek = lobby_services.post_seek(user, body.preset, body.target)
-    return Status(201, _seek_json(_seek(seek.pk), user))
+    return Status(201, _seek_json(lobby_services.seek_for(seek.pk), user))
 
 
 @router.get("/seeks/{seek_id}", response={200: SeekOut, ERRORS: Error}, tags=["seeks"])
 def get_seek(request: HttpRequest, seek_id: int) -> dict[str, Any]:
-    return _seek_json(_seek(seek_id), user_of(request))
+    return _seek_json(lobby_services.seek_for(seek_id), user_of(request))
 
 
 @router.post("/seeks/{seek_id}/accept", response={201: Started, ERRORS: Error}, tags=["seeks"])
@@ -455,45 +249,20 @@ def accept_seek(request: HttpRequest, seek_id: int) -> Status:
     """Accept a seek: the match starts (the poster plays first). The first accepter wins; later
     ones get 409."""
     user = user_of(request)
-    seek = _seek(seek_id)
-    lobby_services.seen_over_http(user)
-    match = lobby_services.accept_seek(seek, user)
-    return Status(201, {"match": match.public_id, "seek": _seek_json(_seek(seek_id), user)})
+    match = lobby_services.accept_seek(lobby_services.seek_for(seek_id), user)
+    return Status(
+        201, {"match": match.public_id, "seek": _seek_json(lobby_services.seek_for(seek_id), user)}
+    )
 
 
 @router.post("/seeks/{seek_id}/cancel", response={200: SeekOut, ERRORS: Error}, tags=["seeks"])
 def cancel_seek(request: HttpRequest, seek_id: int) -> dict[str, Any]:
     user = user_of(request)
-    seek = _seek(seek_id)
-    lobby_services.cancel_seek(seek, user)
-    return _seek_json(_seek(seek_id), user)
+    lobby_services.cancel_seek(lobby_services.seek_for(seek_id), user)
+    return _seek_json(lobby_services.seek_for(seek_id), user)
 
 
 # --- Events -------------------------------------------------------------------------------------
-
-# A line every this many seconds while nothing else is sent, so proxies and clients can tell a
-# quiet stream from a dead one. Also how often the stream keeps its player in the lobby.
-KEEPALIVE_SECONDS = 10.0
-# A stream says how many are online at most this often, and only when it changed.
-PRESENCE_EVERY = 5.0
-
-
-class EventQuery(Schema):
-    since: int | None = Field(
-        None, ge=0, description="The last event number you have; omitted: only new events."
-    )
-    limit: int = Field(100, ge=1, le=event_log.BATCH)
-
-
-class StreamQuery(Schema):
-    since: int | None = Field(
-        None, ge=0, description="The last event number you have; omitted: only new events."
-    )
-    presence: bool = Field(
-        True,
-        description="Send a `presence` line (how many are online) when that changed, at most "
-        "every 5 seconds; false: none.",
-    )
 
 
 @router.get("/events", response={200: EventPage, ERRORS: Error}, tags=["events"])
@@ -507,124 +276,6 @@ def list_events(request: HttpRequest, query: Query[EventQuery]) -> dict[str, Any
     return {"hello": event_log.hello(user.pk, since), "events": event_log.deliver(user, found)}
 
 
-def _line(item: dict[str, Any]) -> bytes:
-    return (json.dumps(item, separators=(",", ":"), default=str) + "\n").encode()
-
-
-async def event_lines(
-    user: Any,
-    since: int | None,
-    presence_row: str,
-    *,
-    credential: tuple[str, Any] = ("token", None),
-    with_presence: bool = True,
-) -> AsyncGenerator[bytes, None]:
-    """The stream of one player: hello, what they missed after ``since``, then live events as
-    they are announced on the player's group, a ``presence`` line (how many are online) at
-    most every PRESENCE_EVERY seconds when that changed, and a keep-alive line whenever it is
-    quiet.
-
-    Shared by the NDJSON response and the websocket consumer (``lobby.stream``). While it
-    runs, the player counts as in the lobby (``presence_row`` is its presence row's name). It
-    ends when the token or session it was opened with (``credential``) ends."""
-    layer = get_channel_layer()
-    groups = (event_log.group_name(user.pk), credentials_group(user.pk))
-    inbox = Inbox(layer) if layer is not None else None
-    if inbox is not None:
-        await inbox.open()
-        for group in groups:
-            await layer.group_add(group, inbox.channel)
-    try:
-        await in_thread(_here)(user, presence_row)
-        start = since if since is not None else await in_thread(event_log.last_seq)(user.pk)
-        yield _line(await in_thread(event_log.hello)(user.pk, start))
-        cursor = start
-        last_beat = time.monotonic()
-        presence_shown = 0.0
-        presence_due = 0.0
-        pushed: dict[str, Any] | None = None
-        while True:
-            if pushed is not None and pushed["seq"] == cursor + 1:
-                # The next event came with its wake-up, as it is delivered: no read needed.
-                cursor = pushed["seq"]
-                yield _line(pushed)
-            else:
-                # Everything not yet sent, in batches, before waiting for the next one.
-                while True:
-                    batch = await in_thread(_next_batch)(user, cursor)
-                    for item in batch:
-                        cursor = max(cursor, item["seq"])
-                        yield _line(item)
-                    if len(batch) < event_log.BATCH:
-                        break
-            # The sign of life after the event went out, not on its way.
-            if time.monotonic() - last_beat >= KEEPALIVE_SECONDS:
-                last_beat = time.monotonic()
-                await in_thread(_still_here)(user, presence_row)
-            if with_presence and time.monotonic() >= presence_due:
-                note = await in_thread(presence.snapshot)()
-                if note is not None and note["at"] > presence_shown:
-                    presence_shown, presence_due = note["at"], time.monotonic() + PRESENCE_EVERY
-                    at = datetime.fromtimestamp(note["at"], tz=UTC)
-                    yield _line({"type": "presence", "online": note["online"], "at": api_time(at)})
-            try:
-                news = await _wait_for_news(inbox, cursor, credential)
-            except CredentialsEnded:
-                return
-            pushed = news.get("line") if news is not None else None
-            if news is None:
-                yield _line({"type": "keepalive", "last_seq": cursor})
-    finally:
-        if inbox is not None:
-            try:
-                for group in groups:
-                    await layer.group_discard(group, inbox.channel)
-            finally:
-                await inbox.close()
-        await in_thread(lobby_services.left)(presence_row)
-
-
-class CredentialsEnded(Exception):  # noqa: N818 - a state, not an error of the stream
-    """The token or session the stream was opened with was revoked or signed out."""
-
-
-async def _wait_for_news(
-    inbox: Inbox | None, cursor: int, credential: tuple[str, Any]
-) -> dict[str, Any] | None:
-    """Wait up to KEEPALIVE_SECONDS for an event numbered past ``cursor``: its wake-up
-    message, or None if none came. Wake-ups of events already sent (several events read in
-    one batch each announce themselves) are taken off the channel without reading the
-    database again. Raises ``CredentialsEnded`` when the stream's token or session ends."""
-    if inbox is None:
-        await asyncio.sleep(KEEPALIVE_SECONDS)
-        return None
-    deadline = time.monotonic() + KEEPALIVE_SECONDS
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        message = await inbox.get(timeout=left)
-        if message is None:
-            return None
-        if message.get("type") == "credentials.ended":
-            if opened_with(message, credential):
-                raise CredentialsEnded
-            continue
-        if message.get("seq", cursor + 1) > cursor:
-            return message
-
-
-def _here(user: Any, presence_row: str) -> None:
-    """An open stream is its player being here: in the lobby, and at each of their tables."""
-    lobby_services.seen(user, presence_row)
-    game_presence.player_active(user.pk)
-
-
-def _still_here(user: Any, presence_row: str) -> None:
-    lobby_services.heartbeat(user, presence_row)
-    game_presence.player_active(user.pk)
-
-
 def _credential(request: HttpRequest) -> tuple[str, Any]:
     """What the request signed in with: ``("token", id)`` or ``("session", key)``."""
     secret = tokens.bearer(request.headers.get("Authorization"))
@@ -632,10 +283,6 @@ def _credential(request: HttpRequest) -> tuple[str, Any]:
         token = tokens.authenticate_request(request, secret)
         return ("token", token.pk if token is not None else None)
     return ("session", request.session.session_key)
-
-
-def _next_batch(user: Any, cursor: int) -> list[dict[str, Any]]:
-    return event_log.deliver(user, event_log.fetch(user.pk, cursor))
 
 
 @router.get(

@@ -8,9 +8,6 @@ class LobbyConfig(AppConfig):
     name = "lobby"
 
     def ready(self) -> None:
-        from lobby import (
-            signals,  # noqa: F401  (connects the receivers)
-            subscribers,
-        )
+        from lobby import subscribers
 
         subscribers.connect()

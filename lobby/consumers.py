@@ -25,8 +25,9 @@ from django.utils.translation import gettext as _
 
 from ginsite.dbwork import in_thread
 from ginsite.pushes import credentials_group, opened_with
-from ginsite.sockets import OwnedTasksMixin
-from lobby import regions, services
+from ginsite.sockets import OwnedTasksMixin, headers
+from lobby import presence, regions
+from lobby.broadcast import LOBBY_GROUP, REGIONS, user_group
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +43,8 @@ def _scope_request(scope: dict[str, Any]) -> HttpRequest:
     """A stand-in request with the socket's cookies and headers, for the language and CSRF."""
     request = HttpRequest()
     request.COOKIES = dict(scope.get("cookies") or {})
-    for name, value in scope.get("headers") or ():
-        key = "HTTP_" + name.decode("latin1").upper().replace("-", "_")
-        request.META[key] = value.decode("latin1")
+    for name, value in headers(scope):
+        request.META["HTTP_" + name.upper().replace("-", "_")] = value
     return request
 
 
@@ -66,8 +66,8 @@ class LobbyConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
         self.user = user
         # The user's credentials group: signing out in this browser closes the page's socket.
         self.joined = [
-            services.LOBBY_GROUP,
-            services.user_group(user.pk),
+            LOBBY_GROUP,
+            user_group(user.pk),
             credentials_group(user.pk),
         ]
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
@@ -75,10 +75,10 @@ class LobbyConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         self.language, self.csrf_token = await in_thread(self._page_settings)()
-        await in_thread(services.seen)(user, self.channel_name)
+        await in_thread(presence.seen)(user, self.channel_name)
         # Catch up: anything that changed between rendering the page and this connection
         # (or while a dropped connection was away) is in the fresh regions.
-        await self._push(services.REGIONS)
+        await self._push(REGIONS)
 
     async def disconnect(self, code: int) -> None:
         if self.user is None:
@@ -87,7 +87,7 @@ class LobbyConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
             self.flusher.cancel()
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
-        await in_thread(services.left)(self.channel_name)
+        await in_thread(presence.left)(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message: Any = None
@@ -102,14 +102,14 @@ class LobbyConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
                 text = _("The lobby did not understand that message.")
             await self._notice(text)
             return
-        await in_thread(services.heartbeat)(self.user, self.channel_name)
+        await in_thread(presence.heartbeat)(self.user, self.channel_name)
 
     # --- Group events -------------------------------------------------------------------------
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """Regions changed: push them, at most once every PUSH_EVERY_SECONDS however many
         players come and go (the changes in between are gathered into one push)."""
-        self.pending.update(name for name in event.get("regions", ()) if name in services.REGIONS)
+        self.pending.update(name for name in event.get("regions", ()) if name in REGIONS)
         if self.pending and (self.flusher is None or self.flusher.done()):
             self.flusher = self.start_task(self._push_pending())
 
@@ -118,7 +118,7 @@ class LobbyConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
             wait = self.pushed_at + PUSH_EVERY_SECONDS - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            names = [name for name in services.REGIONS if name in self.pending]
+            names = [name for name in REGIONS if name in self.pending]
             self.pending.clear()
             await self._push(names)
 

@@ -37,7 +37,8 @@ def _after_commit(fn: Callable[[], None]) -> None:
     transaction.on_commit(run)
 
 
-def _person(user: Any) -> dict[str, str]:
+def person_json(user: Any) -> dict[str, str]:
+    """A player as the API shows them."""
     return {"username": user.get_username(), "display_name": display_name_of(user)}
 
 
@@ -49,8 +50,8 @@ def challenge_json(item: Challenge, reader_id: int) -> dict[str, Any]:
     return {
         "id": item.pk,
         "direction": "outgoing" if item.challenger_id == reader_id else "incoming",
-        "challenger": _person(item.challenger),
-        "challenged": _person(item.challenged),
+        "challenger": person_json(item.challenger),
+        "challenged": person_json(item.challenged),
         "preset": item.preset,
         "target": item.target,
         "hints": item.hints,

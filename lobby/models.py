@@ -8,8 +8,6 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 from ginsite import names
@@ -92,14 +90,6 @@ def ensure_profile(user: Any) -> Profile:
     return profile
 
 
-@receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def _create_profile(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
-    # Every user has a profile, however it was created (sign-up, createsuperuser, tests), so
-    # templates and games can read user.profile.display_name without checking.
-    if created and not kwargs.get("raw"):
-        ensure_profile(instance)
-
-
 def display_name_of(user: Any) -> str:
     """What other players see for this user (allauth's ACCOUNT_USER_DISPLAY, too)."""
     profile = getattr(user, "profile", None)
@@ -112,7 +102,7 @@ def display_name_of(user: Any) -> str:
 class Presence(models.Model):
     """One open lobby or match page (a websocket), or a recent plain page view.
 
-    A player is online while any of their rows was seen within ``services.PRESENCE_TTL``. Rows
+    A player is online while any of their rows was seen within ``presence.PRESENCE_TTL``. Rows
     live in the database, not in a process, so every ASGI worker sees the same lobby; a row whose
     socket died without a close simply goes stale and is swept.
     """

@@ -1,22 +1,43 @@
-"""Who is in the lobby, and who is busy in a lobby match: read-only questions, asked by the
-lobby's services, its pages, its API and its event streams; and the one shared note the
-streams read to say, at most every few seconds, how many are online."""
+"""Who is in the lobby: the one home of the lobby's presence.
+
+Each open lobby page, table page or event stream of a signed-in player, and their recent page
+views and API requests, is a ``Presence`` row seen at a time (``seen``, ``heartbeat``,
+``left``); a player is online while one of their rows is fresh. The sweep drops quiet rows and
+what their players leave behind (open challenges, seeks). Also the questions everyone asks
+(who is online, who is busy in a lobby match, who is hidden from whom, the players list) and
+the one shared note the event streams read to say how many are online.
+"""
 
 from __future__ import annotations
 
 import time
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from games.presence import LOBBY_MATCH_IDLE, in_lobby_match
-from lobby.models import Block, Presence
+from lobby import completion, event_feeds
+from lobby.broadcast import publish
+from lobby.models import Block, Challenge, Presence, Seek
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
 
 # A page that has not said anything for this long is gone, whether or not its close arrived.
 PRESENCE_TTL = timedelta(seconds=45)
+# The page's heartbeat: well inside the TTL, so one lost beat does not drop anybody.
+HEARTBEAT_SECONDS = 20
+# A cleanly closed page keeps counting this long, so that a reload (close, then connect a
+# moment later) neither flickers in the players list nor expires the player's challenges.
+CLOSE_GRACE = timedelta(seconds=10)
+# Heartbeats trigger the sweep; across all workers it runs at most once per this many seconds.
+SWEEP_EVERY_SECONDS = 10
+SWEEP_LOCK = "lobby:sweep"
 # Games decides who is busy in a lobby match (it refuses to seat anyone twice); the lobby shows it.
 MATCH_IDLE = LOBBY_MATCH_IDLE
 
@@ -49,9 +70,119 @@ def busy_user_ids(now: datetime | None = None) -> set[int]:
     return in_lobby_match(now=now)
 
 
+class OnlinePlayers(NamedTuple):
+    """The players list of one viewer: the accounts (with their profiles, by display name),
+    who of everyone is busy in a lobby match, and each listed player's completion."""
+
+    users: list[Any]
+    busy: set[int]
+    completion: dict[int, int | None]
+
+
+def online_players(viewer_id: int, now: datetime | None = None) -> OnlinePlayers:
+    """Who ``viewer_id`` sees in the lobby now: the lobby page's players list and
+    ``GET /players/online`` alike. Neither side of a block sees the other (``hidden_from``)."""
+    online = online_user_ids(now) - hidden_from(viewer_id)
+    users = list(
+        get_user_model()
+        .objects.filter(pk__in=online, is_active=True)
+        .select_related("profile")
+        .order_by("profile__display_name")
+    )
+    return OnlinePlayers(users, busy_user_ids(now), completion.of_players(online))
+
+
+# --- Being here ---------------------------------------------------------------------------------
+
+
+def seen(user: AbstractBaseUser, channel_name: str) -> bool:
+    """Record that a page of ``user`` is alive. True when the user has just come online."""
+    now = timezone.now()
+    # The common case, the beat of a page or stream that still counts: its player was online
+    # and stays so, in one statement (every open stream beats every 10 s).
+    fresh = Presence.objects.filter(
+        channel_name=channel_name, user_id=user.pk, last_seen__gt=now - PRESENCE_TTL
+    )
+    if fresh.update(last_seen=now):
+        return False
+    was_online = is_online(user.pk, now)
+    try:
+        with transaction.atomic():
+            Presence.objects.update_or_create(
+                channel_name=channel_name, defaults={"user": user, "last_seen": now}
+            )
+    except IntegrityError:
+        # Two requests of one player created the same row at once; the other one won and
+        # its timestamp is as good as ours.
+        pass
+    if not was_online:
+        publish(["players", "challenges", "seeks"])
+        transaction.on_commit(note_change, robust=True)
+    return not was_online
+
+
+def seen_over_http(user: AbstractBaseUser) -> None:
+    """A lobby page view, a form post or an API request counts as presence too, so the page
+    works without JS and an API client is in the lobby while it acts there."""
+    seen(user, f"http:{user.pk}")
+
+
+def left(channel_name: str) -> None:
+    """A page closed its socket. It keeps counting for CLOSE_GRACE (see there), then the sweep
+    drops it like any page that went quiet."""
+    Presence.objects.filter(channel_name=channel_name).update(
+        last_seen=timezone.now() - PRESENCE_TTL + CLOSE_GRACE
+    )
+
+
+def heartbeat(user: AbstractBaseUser, channel_name: str) -> None:
+    seen(user, channel_name)
+    sweep()
+
+
+def sweep(*, force: bool = False) -> bool:
+    """Drop quiet pages, expire the challenges of players who left (and stale ones) and
+    orphaned seeks, and tell the lobby.
+
+    Runs at most once per SWEEP_EVERY_SECONDS across all processes (the lock is in the shared
+    cache) unless forced. True when something changed.
+    """
+    if not force and not cache.add(SWEEP_LOCK, 1, timeout=SWEEP_EVERY_SECONDS):
+        return False
+    now = timezone.now()
+    with transaction.atomic():
+        dropped = Presence.objects.filter(last_seen__lte=now - PRESENCE_TTL).delete()[0]
+        online = online_user_ids(now)
+        expired = (
+            Challenge.objects.filter(status=Challenge.Status.OPEN)
+            .filter(Q(expires_at__lte=now) | ~Q(challenger_id__in=online))
+            .update(status=Challenge.Status.EXPIRED, answered_at=now)
+        )
+        if expired:
+            event_feeds.challenges_closed_at(now)
+        orphaned = (
+            Seek.objects.filter(status=Seek.Status.OPEN)
+            .exclude(poster_id__in=online)
+            .update(status=Seek.Status.EXPIRED)
+        )
+        changed = []
+        if dropped:
+            changed += ["players"]
+            transaction.on_commit(note_change, robust=True)
+        if expired:
+            changed += ["challenges", "players"]
+        if orphaned:
+            changed += ["seeks"]
+        if changed:
+            publish(changed)
+    return bool(changed)
+
+
+# --- The streams' note ----------------------------------------------------------------------------
+
 # The streams' presence line: how many are online and since when, kept in the shared cache
-# by whoever changed it. One small note, read by every stream at its own pace: a connect costs
-# O(1), not a message to everyone online.
+# by whoever changed it (a player came online, the sweep dropped one). One small note, read by
+# every stream at its own pace: a connect costs O(1), not a message to everyone online.
 SNAPSHOT_KEY = "lobby:presence"
 
 

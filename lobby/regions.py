@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -21,8 +20,10 @@ from django.utils.translation import gettext_lazy as _
 from games.forms import PRESET_NAMES
 from games.models import Match, Seat
 from games.services import TARGETS
-from lobby import completion, presence, services
+from lobby import completion, presence
+from lobby.broadcast import REGIONS
 from lobby.models import Challenge, Seek, display_name_of
+from lobby.services import ANSWER_SHOWN
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -60,19 +61,10 @@ def rules_label(preset: str, target: int, hints: bool = False) -> str:
 
 
 def players_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
-    # Neither side of a block sees the other (presence.hidden_from, as the API).
-    online = presence.online_user_ids(now) - presence.hidden_from(user.pk)
-    busy = presence.busy_user_ids(now)
-    users = (
-        get_user_model()
-        .objects.filter(pk__in=online, is_active=True)
-        .select_related("profile")
-        .order_by("profile__display_name")
-    )
-    stats = _stats(online)
-    completed = completion.of_players(online)
+    listed = presence.online_players(user.pk, now)
+    stats = _stats(other.pk for other in listed.users)
     players = []
-    for other in users:
+    for other in listed.users:
         row = stats.get(other.pk, {"played": 0, "won": 0})
         players.append(
             {
@@ -80,15 +72,19 @@ def players_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
                 "name": display_name_of(other),
                 "username": other.get_username(),
                 "is_me": other.pk == user.pk,
-                "busy": other.pk in busy,
+                "busy": other.pk in listed.busy,
                 "played": row["played"],
                 "won": row["won"],
-                "completion": completed.get(other.pk),
+                "completion": listed.completion.get(other.pk),
             }
         )
     # Me first, then everyone by name: the list is for finding someone else.
     players.sort(key=lambda p: (not p["is_me"], p["name"].lower()))
-    return {"players": players, "me_busy": user.pk in busy, "completion_last": completion.LAST}
+    return {
+        "players": players,
+        "me_busy": user.pk in listed.busy,
+        "completion_last": completion.LAST,
+    }
 
 
 def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
@@ -110,7 +106,7 @@ def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             Q(status=Challenge.Status.OPEN, expires_at__gt=now)
             | Q(
                 status__in=[Challenge.Status.DECLINED, Challenge.Status.EXPIRED],
-                answered_at__gt=now - services.ANSWER_SHOWN,
+                answered_at__gt=now - ANSWER_SHOWN,
             )
         )
     )
@@ -222,14 +218,14 @@ BUILDERS = {
 
 
 def lobby_context(
-    user: AbstractBaseUser, names: Iterable[str] = services.REGIONS, **extra: Any
+    user: AbstractBaseUser, names: Iterable[str] = REGIONS, **extra: Any
 ) -> dict[str, Any]:
     """Everything the named regions of ``user``'s lobby page need."""
     now = timezone.now()
     context: dict[str, Any] = {
         "presets": list(PRESET_NAMES.items()),
         "targets": TARGETS,
-        "heartbeat_seconds": services.HEARTBEAT_SECONDS,
+        "heartbeat_seconds": presence.HEARTBEAT_SECONDS,
     }
     for name in names:
         context.update(BUILDERS[name](user, now))
@@ -247,7 +243,7 @@ def render_regions(
     notice_level: str = "",
 ) -> str:
     """The named regions as out-of-band swaps (plus the notice when there is one)."""
-    wanted = [name for name in services.REGIONS if name in set(names)]
+    wanted = [name for name in REGIONS if name in set(names)]
     context = lobby_context(user, wanted, oob=True, notice=notice, notice_level=notice_level)
     context["user"] = user
     if csrf_token:

@@ -4,7 +4,7 @@ Django keeps no list of a player's sessions: each one carries a hash of the acco
 hash and is refused once that no longer matches. So the password is salted anew (the player
 types it, which proves it is them, and the attempt is counted against guessing like a sign-in:
 django-axes), every other session stops matching, and this browser's session is brought up to
-date. Their open sockets and streams close too (``lobby.signals``). API tokens are not sessions
+date. Their open sockets and streams close too (``lobby.subscribers``). API tokens are not sessions
 and keep working; Settings says so and offers to revoke them all.
 """
 

@@ -1,19 +1,34 @@
-"""What the lobby hears from ``games``: matches that changed and players at their tables.
+"""Everything the lobby hears: what ``games`` announces, and what accounts do.
 
-Games announces (``games.events``) and knows nothing of the lobby; these receivers are
-connected in ``LobbyConfig.ready``. A match change reaches its players' event streams, and a
-lobby match that starts, scores a hand or ends re-renders the lobby's lists and "in a match"
-badges for everyone with the lobby open. A signed-in player's table socket keeps them online.
+All the lobby's receivers, connected in ``LobbyConfig.ready`` (``connect``). Games announces
+(``games.events``) and knows nothing of the lobby: a match change reaches its players' event
+streams, and a lobby match that starts, scores a hand or ends re-renders the lobby's lists and
+"in a match" badges for everyone with the lobby open; a signed-in player's table socket keeps
+them online. From accounts (Django's and allauth's signals): every new account gets its
+profile, signing in brings the preferred language along, signing up adopts the browser's guest
+matches, and signing out closes the sockets that browser opened.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games import events
+from allauth.account.signals import user_logged_in, user_signed_up
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_out
+from django.db.models.signals import post_delete, post_save, pre_save
+from django.http import HttpRequest
+
+from games import access, events, guests
 from games.events import MatchChanged
 from games.models import Match
-from lobby import event_feeds, services
+from ginsite.pushes import credentials_ended
+from lobby import event_feeds, presence
+from lobby.broadcast import publish
+from lobby.language import set_language_cookie
+from lobby.models import ensure_profile
+
+# --- From games ---------------------------------------------------------------------------------
 
 # Which lobby regions a change of a lobby match touches: the list of matches in progress (with
 # their scores) and the players' "in a match" badges.
@@ -30,19 +45,91 @@ def on_match_changed(
     event_feeds.match_changed(change, match)
     regions = _REGIONS_BY_REASON.get(change.reason)
     if change.kind == Match.Kind.LOBBY and regions:
-        services.publish(regions)
+        publish(regions)
 
 
 def on_table_opened(sender: Any, user: Any, channel: str, **kwargs: Any) -> None:
-    services.seen(user, channel)
+    presence.seen(user, channel)
 
 
 def on_table_alive(sender: Any, user: Any, channel: str, **kwargs: Any) -> None:
-    services.heartbeat(user, channel)
+    presence.heartbeat(user, channel)
 
 
 def on_table_closed(sender: Any, user: Any, channel: str, **kwargs: Any) -> None:
-    services.left(channel)
+    presence.left(channel)
+
+
+# --- From accounts ------------------------------------------------------------------------------
+
+
+def on_user_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    # Every user has a profile, however it was created (sign-up, createsuperuser, tests), so
+    # templates and games can read user.profile.display_name without checking.
+    if created and not kwargs.get("raw"):
+        ensure_profile(instance)
+
+
+def on_signed_in(
+    sender: Any, request: HttpRequest, user: Any, response: Any = None, **kwargs: Any
+) -> None:
+    # A preferred language saved in Settings follows the player to every device they sign in
+    # on; allauth hands us the redirect response, so the cookie rides on it.
+    language = ensure_profile(user).language
+    if language and response is not None:
+        set_language_cookie(response, language)
+
+
+def on_signed_out(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
+    # The table, lobby and event sockets this browser opened with its session close: a page
+    # left open after signing out must not go on showing the player's hand.
+    session = getattr(request, "session", None)
+    if user is not None and session is not None and session.session_key:
+        credentials_ended(user.pk, session=session.session_key)
+
+
+def on_signed_up(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
+    # Whoever played Bea in this browser without an account and now signs up from it keeps
+    # those matches, and so their statistics (counted from the seats).
+    if request is not None:
+        guests.adopt(access.guest_key(request), user)
+
+
+# What a change to an account ends. A new password (changed, or the same one salted anew to
+# sign out everywhere else) invalidates every session Django holds for it, but a socket or a
+# stream checked its session only when it opened: each must be told, or a browser signed out
+# that way would go on receiving the player's hand. API tokens survive a new password (Settings
+# says so and offers to revoke them all); a deactivated or deleted account ends them too.
+_SESSIONS = ("session",)
+_EVERYTHING = ("session", "token")
+
+
+def on_user_saving(
+    sender: Any, instance: Any, raw: bool = False, update_fields: Any = None, **kwargs: Any
+) -> None:
+    instance._gin_ended_credentials = ()
+    if raw or instance._state.adding or instance.pk is None:
+        return
+    if update_fields is not None and not {"password", "is_active"} & set(update_fields):
+        return  # a sign-in's last_login, say: nothing to compare
+    before = sender._default_manager.filter(pk=instance.pk).values("password", "is_active")
+    row = before.first()
+    if row is None:
+        return
+    if row["is_active"] and not instance.is_active:
+        instance._gin_ended_credentials = _EVERYTHING
+    elif row["password"] != instance.password:
+        instance._gin_ended_credentials = _SESSIONS
+
+
+def on_user_credentials_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+    ended = getattr(instance, "_gin_ended_credentials", ())
+    if ended:
+        credentials_ended(instance.pk, every=ended)
+
+
+def on_user_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+    credentials_ended(instance.pk, every=_EVERYTHING)
 
 
 def connect() -> None:
@@ -50,3 +137,11 @@ def connect() -> None:
     events.table_opened.connect(on_table_opened, dispatch_uid="lobby.table_opened")
     events.table_alive.connect(on_table_alive, dispatch_uid="lobby.table_alive")
     events.table_closed.connect(on_table_closed, dispatch_uid="lobby.table_closed")
+    post_save.connect(on_user_saved, sender=settings.AUTH_USER_MODEL, dispatch_uid="lobby.profile")
+    user_logged_in.connect(on_signed_in, dispatch_uid="lobby.signed_in")
+    user_logged_out.connect(on_signed_out, dispatch_uid="lobby.signed_out")
+    user_signed_up.connect(on_signed_up, dispatch_uid="lobby.signed_up")
+    user = settings.AUTH_USER_MODEL
+    pre_save.connect(on_user_saving, sender=user, dispatch_uid="lobby.credentials_before")
+    post_save.connect(on_user_credentials_saved, sender=user, dispatch_uid="lobby.credentials")
+    post_delete.connect(on_user_deleted, sender=user, dispatch_uid="lobby.credentials_deleted")

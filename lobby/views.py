@@ -1,19 +1,22 @@
 """Account pages (Settings, the public player profile) and the lobby.
 
-Lobby views are thin: an access helper, a call into ``lobby.services`` (the lobby's one door),
-and an answer. With htmx the answer is the user's lobby regions as out-of-band swaps (refusals
-too, with their status and message); without JavaScript a change redirects (post/redirect/get)
-and a refusal renders the whole page with its status.
+Lobby views are thin: a lookup and one action of ``lobby.services`` (the lobby's one door, which
+the API calls too), and an answer. With htmx the answer is the user's lobby regions as
+out-of-band swaps (refusals too, with their status and message); without JavaScript a change
+redirects (post/redirect/get) and a refusal renders the whole page with its status.
 """
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -28,12 +31,14 @@ from games.models import Match
 from games.services import TARGETS
 from games.stats import player_stats
 from ginsite.htmx import go_to
-from lobby import completion, sign_out, tokens
+from ginsite.refusals import Refused
+from lobby import completion, presence, sign_out, tokens
 from lobby import regions as lobby_regions
 from lobby import services as lobby_services
+from lobby.broadcast import REGIONS
 from lobby.forms import SettingsForm
 from lobby.language import set_language_cookie
-from lobby.models import ApiToken, Challenge, Seek, display_name_of, ensure_profile
+from lobby.models import ApiToken, display_name_of, ensure_profile
 
 
 def _get_player(username: str) -> AbstractBaseUser:
@@ -166,16 +171,9 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def _get_challenge_for_user(request: HttpRequest, pk: int) -> Challenge:
-    """A challenge the user sent or received; anyone else's is 404, as if it did not exist."""
-    return get_object_or_404(
-        Challenge.objects.filter(Q(challenger=request.user) | Q(challenged=request.user)), pk=pk
-    )
-
-
-def _get_seek(pk: int) -> Seek:
-    # Seeks are public: anyone in the lobby may see and accept one.
-    return get_object_or_404(Seek, pk=pk)
+def _me(request: HttpRequest) -> AbstractBaseUser:
+    """The signed-in player (``login_required`` has run)."""
+    return cast(AbstractBaseUser, request.user)
 
 
 def _lobby_answer(
@@ -184,25 +182,17 @@ def _lobby_answer(
     status: int = 200,
     notice: str = "",
     level: str = "",
-    regions: tuple[str, ...] = lobby_services.REGIONS,
+    regions: tuple[str, ...] = REGIONS,
 ) -> HttpResponse:
     """The lobby as it is now for this user: the regions as out-of-band swaps under htmx,
     the whole page otherwise."""
-    user = request.user
+    user = _me(request)
     if request.htmx:
         html = lobby_regions.render_regions(
-            user,  # type: ignore[arg-type]
-            regions,
-            request=request,
-            notice=notice,
-            notice_level=level,
+            user, regions, request=request, notice=notice, notice_level=level
         )
         return HttpResponse(html, status=status)
-    context = lobby_regions.lobby_context(
-        user,  # type: ignore[arg-type]
-        notice=notice,
-        notice_level=level,
-    )
+    context = lobby_regions.lobby_context(user, notice=notice, notice_level=level)
     return render(request, "lobby/lobby.html", context, status=status)
 
 
@@ -215,15 +205,33 @@ def _done(request: HtmxHttpRequest, message: str, region: str) -> HttpResponse:
     return redirect("lobby:lobby")
 
 
-def _refused(request: HtmxHttpRequest, refused: lobby_services.Refused) -> HttpResponse:
+def _refused(request: HtmxHttpRequest, refused: Refused) -> HttpResponse:
+    """A service's refusal as the lobby's answer: its status, its message as the notice."""
     response = _lobby_answer(request, status=refused.status, notice=refused.message, level="error")
-    if isinstance(refused, lobby_services.TooMany):
-        response["Retry-After"] = str(refused.retry_after)
+    for name, value in refused.headers.items():
+        response[name] = value
     return response
 
 
 def _to_match(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     return go_to(request, reverse("games:table", args=[match.public_id]))
+
+
+LobbyView = Callable[..., HttpResponse]
+
+
+def lobby_action(view: LobbyView) -> LobbyView:
+    """A lobby form's post: signed in, POST only, and a refusal of the lobby's services
+    answered with the lobby and the refusal's notice and status (``_refused``)."""
+
+    @functools.wraps(view)
+    def answered(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except Refused as refused:
+            return _refused(request, refused)
+
+    return require_POST(login_required(answered))
 
 
 @require_GET
@@ -232,65 +240,50 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         # Guests play Bea or a friend; the public lobby is for accounts (names, challenges,
         # blocks and limits all hang on one). The page says so and offers to sign up.
         return render(request, "lobby/guest.html")
-    lobby_services.seen_over_http(request.user)  # type: ignore[arg-type]
+    presence.seen_over_http(_me(request))
     return _lobby_answer(request)
 
 
-@require_POST
-@login_required
+@lobby_action
 def send_challenge(request: HtmxHttpRequest) -> HttpResponse:
-    lobby_services.seen_over_http(request.user)  # type: ignore[arg-type]
-    user_model = get_user_model()
-    username = request.POST.get("to", "")
-    other = user_model.objects.filter(
-        **{user_model.USERNAME_FIELD: username, "is_active": True}
-    ).first()
-    if other is None:
-        return _refused(request, lobby_services.Refused(_("There is no player of that name.")))
-    try:
-        lobby_services.challenge(
-            request.user,  # type: ignore[arg-type]
-            other,
-            request.POST.get("preset", ""),
-            request.POST.get("target", ""),
-            hints=request.POST.get("hints") == "on",
-        )
-    except lobby_services.Refused as refused:
-        return _refused(request, refused)
+    other = lobby_services.player_named(request.POST.get("to", ""))
+    lobby_services.challenge(
+        _me(request),
+        other,
+        request.POST.get("preset", ""),
+        request.POST.get("target", ""),
+        hints=request.POST.get("hints") == "on",
+    )
     message = _("Challenge sent to %(name)s.") % {"name": display_name_of(other)}
     return _done(request, message, "challenges")
 
 
-@require_POST
-@login_required
+@lobby_action
 def accept_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    item = _get_challenge_for_user(request, pk)
-    try:
-        match = lobby_services.accept_challenge(item, request.user)  # type: ignore[arg-type]
-    except lobby_services.Refused as refused:
-        return _refused(request, refused)
+    """Accept a challenge to you: both players go to the new match."""
+    me = _me(request)
+    match = lobby_services.accept_challenge(lobby_services.challenge_for(me, pk), me)
     return _to_match(request, match)
 
 
-@require_POST
-@login_required
+@lobby_action
+def accept_counter(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Take the counter-proposal a challenge of yours was declined with."""
+    me = _me(request)
+    match = lobby_services.accept_counter(lobby_services.challenge_for(me, pk), me)
+    return _to_match(request, match)
+
+
+@lobby_action
 def decline_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    item = _get_challenge_for_user(request, pk)
-    try:
-        # A preset or target, from the "Or propose" form, is a counter-proposal.
-        proposal = None
-        if "preset" in request.POST or "target" in request.POST:
-            proposal = lobby_services.Proposal(
-                request.POST.get("preset"), request.POST.get("target")
-            )
-        counter = lobby_services.decline_challenge(
-            item,
-            request.user,  # type: ignore[arg-type]
-            request.POST.get("reason", ""),
-            proposal,
-        )
-    except lobby_services.Refused as refused:
-        return _refused(request, refused)
+    me = _me(request)
+    # A preset or target, from the "Or propose" form, is a counter-proposal.
+    proposal = None
+    if "preset" in request.POST or "target" in request.POST:
+        proposal = lobby_services.Proposal(request.POST.get("preset"), request.POST.get("target"))
+    counter = lobby_services.decline_challenge(
+        lobby_services.challenge_for(me, pk), me, request.POST.get("reason", ""), proposal
+    )
     if counter is None:
         return _done(request, _("Challenge declined."), "challenges")
     message = _("Challenge declined. %(name)s can accept your proposal: %(rules)s.") % {
@@ -300,63 +293,29 @@ def decline_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _done(request, message, "challenges")
 
 
-@require_POST
-@login_required
-def accept_counter(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    item = _get_challenge_for_user(request, pk)
-    lobby_services.seen_over_http(request.user)  # type: ignore[arg-type]
-    try:
-        match = lobby_services.accept_counter(item, request.user)  # type: ignore[arg-type]
-    except lobby_services.Refused as refused:
-        return _refused(request, refused)
-    return _to_match(request, match)
-
-
-@require_POST
-@login_required
+@lobby_action
 def cancel_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    item = _get_challenge_for_user(request, pk)
-    try:
-        lobby_services.cancel_challenge(item, request.user)  # type: ignore[arg-type]
-    except lobby_services.Refused as refused:
-        return _refused(request, refused)
+    me = _me(request)
+    lobby_services.cancel_challenge(lobby_services.challenge_for(me, pk), me)
     return _done(request, _("Challenge cancelled."), "challenges")
 
 
-@require_POST
-@login_required
+@lobby_action
 def post_seek(request: HtmxHttpRequest) -> HttpResponse:
-    try:
-        lobby_services.post_seek(
-            request.user,  # type: ignore[arg-type]
-            request.POST.get("preset", ""),
-            request.POST.get("target", ""),
-        )
-    except lobby_services.Refused as refused:
-        return _refused(request, refused)
+    preset, target = request.POST.get("preset", ""), request.POST.get("target", "")
+    lobby_services.post_seek(_me(request), preset, target)
     return _done(request, _("Seek posted. The first player to accept it plays you."), "seeks")
 
 
-@require_POST
-@login_required
+@lobby_action
 def accept_seek(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    seek = _get_seek(pk)
-    lobby_services.seen_over_http(request.user)  # type: ignore[arg-type]
-    try:
-        match = lobby_services.accept_seek(seek, request.user)  # type: ignore[arg-type]
-    except lobby_services.Refused as refused:
-        return _refused(request, refused)
+    match = lobby_services.accept_seek(lobby_services.seek_for(pk), _me(request))
     return _to_match(request, match)
 
 
-@require_POST
-@login_required
+@lobby_action
 def cancel_seek(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    seek = _get_seek(pk)
-    try:
-        lobby_services.cancel_seek(seek, request.user)  # type: ignore[arg-type]
-    except lobby_services.Refused as refused:
-        return _refused(request, refused)
+    lobby_services.cancel_seek(lobby_services.seek_for(pk), _me(request))
     return _done(request, _("Seek cancelled."), "seeks")
 
 
@@ -365,8 +324,8 @@ def cancel_seek(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def block_player(request: HtmxHttpRequest, username: str) -> HttpResponse:
     other = _get_player(username)
     try:
-        lobby_services.block(request.user, other)  # type: ignore[arg-type]
-    except lobby_services.Refused as refused:
+        lobby_services.block(_me(request), other)
+    except Refused as refused:
         messages.error(request, refused.message)
         return redirect("lobby:player", username)
     messages.success(
@@ -380,6 +339,6 @@ def block_player(request: HtmxHttpRequest, username: str) -> HttpResponse:
 @login_required
 def unblock_player(request: HtmxHttpRequest, username: str) -> HttpResponse:
     other = _get_player(username)
-    lobby_services.unblock(request.user, other)  # type: ignore[arg-type]
+    lobby_services.unblock(_me(request), other)
     messages.success(request, _("You unblocked %(name)s.") % {"name": display_name_of(other)})
     return redirect("lobby:player", username)

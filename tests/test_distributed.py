@@ -119,10 +119,10 @@ def test_a_count_in_redis_keeps_the_expiry_of_its_first_count() -> None:
 
 @pytest.mark.asyncio
 async def test_a_commits_messages_reach_each_group_in_order_through_one_pipeline() -> None:
-    from ginsite.inbox import Inbox
+    from ginsite.channel_reader import ChannelReader
 
     layer = get_channel_layer()
-    first, second = Inbox(layer), Inbox(layer)
+    first, second = ChannelReader(layer), ChannelReader(layer)
     groups = (f"many-a-{os.getpid()}", f"many-b-{os.getpid()}")
     await layer.group_add(groups[0], await first.open())
     await layer.group_add(groups[1], await second.open())

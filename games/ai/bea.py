@@ -319,15 +319,6 @@ def _worth(view: dict[str, Any], style: Style) -> Callable[[float], float]:
     return equity.plain
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        out.append(low)
-    return out
-
-
 def _settle(knocker: int, defender: int, bonus: int) -> int:
     """Points to the knocker (negative: to the defender) when ``knocker`` knocks or goes gin."""
     mine = deadwood_of_mask(knocker)
@@ -362,7 +353,7 @@ def hold_out(
 ) -> int:
     """One play-out of holding on (see ``play_on_value``) against the opponent hand ``opp``:
     points to Bea."""
-    stock = _bits(known.unseen & ~opp)
+    stock = playout.card_bits(known.unseen & ~opp)
     rng.shuffle(stock)
     me = mine
     while stock:

@@ -27,7 +27,8 @@ from .knowledge import Knowledge
 MAX_TURNS = 40
 
 
-def _bits(mask: int) -> list[int]:
+def card_bits(mask: int) -> list[int]:
+    """The cards of a mask, each as a mask of its one bit (a stock to shuffle and pop)."""
     out = []
     while mask:
         low = mask & -mask
@@ -48,7 +49,7 @@ def sample_world(known: Knowledge, rng: random.Random, sample: Any) -> tuple[int
             if deadwood_of_mask(opp) > limit:
                 break
             opp = sample(known, rng)
-    stock = _bits(known.unseen & ~opp)
+    stock = card_bits(known.unseen & ~opp)
     rng.shuffle(stock)
     return opp, stock
 

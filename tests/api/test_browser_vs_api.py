@@ -15,7 +15,7 @@ from games.engine import legal_actions, player_view
 from games.models import Match
 from games.states import load_state
 from ginclient.api import move_body
-from tests.games.live_helpers import cookie_of, frames, signed_in, socket
+from tests.games.live_helpers import cookie_of, frames, opening_frames, signed_in, socket
 from tests.games.test_leak import form_of
 
 from .conftest import Api, body, token_for
@@ -78,7 +78,7 @@ async def test_a_browser_player_and_an_api_client_play_a_whole_match(alice, bob)
     comm = socket(match, cookie_of(browser))
     assert (await comm.connect())[0]
     try:
-        await frames(comm, quiet=0.2)
+        await opening_frames(comm)
         pushed_after_api_move = 0
         for _ in range(MAX_ACTIONS):
             await sync_to_async(match.refresh_from_db)()
@@ -89,7 +89,7 @@ async def test_a_browser_player_and_an_api_client_play_a_whole_match(alice, bob)
                 await sync_to_async(_browser_move)(browser, match)
             else:  # seat 0, its seed, or a hand just over: the API deals the next one
                 version = await sync_to_async(_api_move)(alice_api, public_id)
-                pushed = await frames(comm, quiet=0.05)
+                pushed = await frames(comm, quiet=0.05, until=f'data-version="{version}"')
                 if any(f'data-version="{version}"' in text for text in pushed):
                     pushed_after_api_move += 1
         await sync_to_async(match.refresh_from_db)()

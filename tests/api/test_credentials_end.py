@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from ginsite.asgi import application
 from lobby import tokens
 from tests.games.live_helpers import cookie_of, lobby_match, signed_in, socket
+from tests.sockets import Socket
 
 from .streams import NdjsonStream
 from .streams import closed_code as _closed
@@ -22,19 +22,19 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 async def test_revoking_a_token_closes_its_event_socket(alice, bob) -> None:  # type: ignore[no-untyped-def]
     kept, kept_secret = await sync_to_async(tokens.create)(alice, "phone")
     gone, gone_secret = await sync_to_async(tokens.create)(alice, "old laptop")
-    closing = WebsocketCommunicator(application, f"/ws/events/?token={gone_secret}")
-    staying = WebsocketCommunicator(application, f"/ws/events/?token={kept_secret}")
+    closing = Socket(application, f"/ws/events/?token={gone_secret}")
+    staying = Socket(application, f"/ws/events/?token={kept_secret}")
     for comm in (closing, staying):
         assert (await comm.connect())[0]
-        assert (await comm.receive_json_from(timeout=5))["type"] == "hello"
+        assert (await comm.receive_json_from())["type"] == "hello"
     try:
         assert await sync_to_async(tokens.revoke)(alice, gone.pk)
         assert await _closed(closing) == 4401
         # The other token's socket goes on, and still hears of alice's matches.
         await sync_to_async(lobby_match)(alice, bob)
-        frame = await staying.receive_json_from(timeout=5)
+        frame = await staying.receive_json_from()
         while frame["type"] != "match":
-            frame = await staying.receive_json_from(timeout=5)
+            frame = await staying.receive_json_from()
     finally:
         await staying.disconnect()
         await closing.disconnect()
@@ -51,7 +51,7 @@ async def test_revoking_a_token_ends_its_ndjson_stream(alice) -> None:  # type: 
         await sync_to_async(tokens.revoke)(alice, token.pk)
         with pytest.raises(EOFError):
             while True:
-                await stream.line(timeout=5)
+                await stream.line()
     finally:
         await stream.close()
 
@@ -62,7 +62,7 @@ async def test_signing_out_closes_the_table_and_lobby_sockets_of_that_browser(al
     other_device = await sync_to_async(signed_in)(alice)
     table = socket(match, cookie_of(browser))
     elsewhere = socket(match, cookie_of(other_device))
-    lobby = WebsocketCommunicator(
+    lobby = Socket(
         application,
         "/ws/lobby/",
         headers=[
@@ -73,7 +73,7 @@ async def test_signing_out_closes_the_table_and_lobby_sockets_of_that_browser(al
     )
     for comm in (table, elsewhere, lobby):
         assert (await comm.connect())[0]
-        await comm.receive_output(timeout=5)  # the first push
+        await comm.receive_output()  # the first push
     try:
         response = await sync_to_async(browser.post)("/accounts/logout/")
         assert response.status_code == 302

@@ -18,7 +18,7 @@ from ginclient.bot import Bot, load_choose
 from ginclient.bots.random_bot import choose as random_choose
 from ginclient.cli import main
 from ginclient.verify import check
-from lobby import api as lobby_api
+from lobby import event_stream
 from tests.browser.live_asgi import serve
 from tests.games.live_helpers import lobby_match
 from tests.games.test_fair_shuffle import play_out, second_hand, seed
@@ -34,7 +34,7 @@ ALICE_MOVES = 40
 @pytest.fixture
 def server(monkeypatch, settings) -> str:  # type: ignore[no-untyped-def]
     # Quiet streams wake up often, so a lost wake-up costs a second, not ten.
-    monkeypatch.setattr(lobby_api, "KEEPALIVE_SECONDS", 1.0)
+    monkeypatch.setattr(event_stream, "KEEPALIVE_SECONDS", 1.0)
     # The test's own player polls; the rate limit has its own test.
     settings.API_RATE_LIMIT = 100_000
     return serve()

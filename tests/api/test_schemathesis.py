@@ -15,7 +15,7 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
-from lobby import services
+from lobby import presence
 from lobby import tokens as api_tokens
 
 # A well-formed request may still be refused for what it asks (an illegal move, a challenge to
@@ -42,7 +42,7 @@ MAX_EXAMPLES = 25
 def token(django_user_model, settings_override) -> str:  # type: ignore[no-untyped-def]
     alice = django_user_model.objects.create_user("alice", password="x")
     bob = django_user_model.objects.create_user("bob", password="x")
-    services.seen(bob, "schemathesis-bob")
+    presence.seen(bob, "schemathesis-bob")
     return api_tokens.create(alice, "schemathesis")[1]
 
 

@@ -5,13 +5,13 @@ limited per client address."""
 from __future__ import annotations
 
 import pytest
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 
 from ginsite.asgi import application
 from lobby.models import PlayerEvent
 from tests.lobby.lobby_helpers import HTMX, online
+from tests.sockets import Socket
 
 from .conftest import Api, body, token_for
 
@@ -119,11 +119,11 @@ async def test_bad_tokens_on_the_event_socket_count_too(settings) -> None:  # ty
     settings.API_AUTH_FAILURE_LIMIT = 2
 
     async def close_code(client: tuple[str, int]) -> int:
-        socket = WebsocketCommunicator(application, "/ws/events/?token=gin_guess")
+        socket = Socket(application, "/ws/events/?token=gin_guess")
         socket.scope["client"] = client
         connected, _ = await socket.connect()
         assert connected
-        closed = await socket.receive_output(timeout=5)
+        closed = await socket.receive_output()
         return int(closed["code"])
 
     attacker = ("203.0.113.7", 40000)

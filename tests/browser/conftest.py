@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -10,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-from tests.browser.live_asgi import serve
+from tests.browser.live_asgi import serve, wait_idle
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Root needs --no-sandbox; the rest keep Chromium from calling home (the network is closed).
@@ -71,9 +70,10 @@ def phone_contexts(browser: Browser, count: int, **options: Any) -> Iterator[lis
     finally:
         for context in made:
             context.close()
-        # The server handles the closed sockets (presence rows, seats) in its own thread; let
-        # it finish while this test may still use the database.
-        time.sleep(0.5)
+        # The server handles the closed sockets (presence rows, seats) in its own thread: wait
+        # until it has, before the test's database is flushed under it (that deadlocked once).
+        # (Another browser the test still has open keeps it busy: then it goes on after a while.)
+        wait_idle()
 
 
 @pytest.fixture

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 _lock = threading.Lock()
 _url: str | None = None
+_server: Any = None
 
 
 def serve() -> str:
@@ -40,6 +42,8 @@ def _start() -> str:
         signal_handlers=False,
         verbosity=0,
     )
+    global _server
+    _server = server
     thread = threading.Thread(target=server.run, name="daphne", daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -49,3 +53,27 @@ def _start() -> str:
         time.sleep(0.05)
     host, port = server.listening_addresses[0]
     return f"http://{host}:{port}"
+
+
+def wait_idle(timeout: float = 10) -> bool:
+    """Wait until the server runs no application: every request answered, and every socket's
+    consumer finished, its close handled (its database work done). False if one still ran
+    after ``timeout`` seconds (another browser still open); True at once when none serves."""
+    deadline = time.monotonic() + timeout
+    while _server is not None and not _idle(_server):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def _idle(server: Any) -> bool:
+    try:
+        connections = list(server.connections.values())
+    except RuntimeError:  # the reactor's thread changed them meanwhile: look again
+        return False
+    return all(
+        details["application_instance"].done()
+        for details in connections
+        if "application_instance" in details
+    )

@@ -14,7 +14,7 @@ from django.utils import timezone
 from playwright.sync_api import APIResponse, Browser, BrowserContext, Page, Route, expect
 
 from games.models import Match
-from lobby import services
+from lobby import presence
 from lobby.models import Challenge, Presence
 from tests.browser.conftest import PHONE, phone_contexts, sign_in_to_lobby
 
@@ -150,7 +150,7 @@ def test_it_keeps_an_open_page_online_with_heartbeats(
     password: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(services, "HEARTBEAT_SECONDS", 1)
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 1)
     sign_in_to_lobby(contexts[0], base, "alice", password)
     sockets = Presence.objects.filter(user=alice).exclude(channel_name__startswith="http:")
     # The page has loaded; its socket connects (and is recorded) a moment later.

@@ -7,7 +7,6 @@ from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import services
@@ -15,6 +14,7 @@ from games.engine import display
 from games.models import Match, Seat
 from games.regions import card, card_name
 from ginsite.asgi import application
+from tests.sockets import Socket
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -43,17 +43,24 @@ def cookie_of(client: Client) -> bytes:
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
-def socket(match: Match | str, cookie: bytes | None) -> WebsocketCommunicator:
+def socket(match: Match | str, cookie: bytes | None) -> Socket:
     public_id = match if isinstance(match, str) else match.public_id
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
     if cookie:
         headers.append((b"cookie", cookie))
-    return WebsocketCommunicator(application, f"/ws/games/{public_id}/", headers=headers)
+    return Socket(application, f"/ws/games/{public_id}/", headers=headers)
 
 
-async def frames(comm: WebsocketCommunicator, quiet: float = 0.3) -> list[str]:
-    """Every frame until the socket has been quiet for ``quiet`` seconds."""
+async def frames(comm: Socket, quiet: float = 0.3, until: str | None = None) -> list[str]:
+    """Every frame until the socket has been quiet for ``quiet`` seconds; with ``until``, not
+    before a frame holding that text came. A push the test waits for may take a busy machine
+    longer than ``quiet`` to send: name it in ``until`` (waited for up to ``PATIENCE``)."""
     got: list[str] = []
+    while until is not None and not any(until in text for text in got):
+        output = await comm.receive_output()
+        if output["type"] == "websocket.close":
+            return got
+        got.append(output.get("text") or "")
     while not await comm.receive_nothing(timeout=quiet):
         output = await comm.receive_output()
         if output["type"] == "websocket.close":
@@ -62,7 +69,7 @@ async def frames(comm: WebsocketCommunicator, quiet: float = 0.3) -> list[str]:
     return got
 
 
-async def opening_frames(comm: WebsocketCommunicator) -> list[str]:
+async def opening_frames(comm: Socket) -> list[str]:
     """What a socket that just connected gets: its full refresh first (however long a cold
     process takes to render it), then every frame until it has been quiet for a moment."""
     return [await comm.receive_from(timeout=10), *await frames(comm)]

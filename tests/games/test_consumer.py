@@ -1,10 +1,11 @@
-"""The match socket (/ws/games/<id>/) through WebsocketCommunicator: who may connect, what
+"""The match socket (/ws/games/<id>/) through channels' test communicator: who may connect, what
 each seat receives, watchers, and garbage frames."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,8 @@ from django.utils import timezone
 from games import presence, services
 from games.engine import display
 from games.models import Match, Seat
-from lobby import services as lobby_services
+from lobby import presence as lobby_presence
+from tests.sockets import PATIENCE
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, hand, stacked
 from .live_helpers import (
@@ -100,17 +102,17 @@ async def test_it_pushes_the_other_seat_its_changed_regions_after_a_move(match: 
     await alice.connect()
     await bob.connect()
     try:
-        await frames(alice)
-        await frames(bob)
+        await opening_frames(alice)
+        await opening_frames(bob)
         await submit(match, 0, {"type": "pass"})
-        pushed = "".join(await frames(bob))
+        pushed = "".join(await frames(bob, until='data-version="1"'))
         assert 'id="status"' in pushed and 'hx-swap-oob="true"' in pushed
         assert "Your turn: take the upcard" in pushed
         assert 'data-version="1"' in pushed
         # Bob's hand did not change, so it is not sent again; nothing of alice's is.
         assert 'id="hand"' not in pushed
         assert _codes_shown(pushed, ALICE_KNOCKS) == []
-        alice_got = "".join(await frames(alice))
+        alice_got = "".join(await frames(alice, until='data-version="1"'))
         assert "Waiting for bob" in alice_got
         assert _codes_shown(alice_got, BOB) == []
     finally:
@@ -125,7 +127,7 @@ async def test_it_shows_a_watcher_neither_hand(match: Match, cookies):
         await submit(match, 0, {"type": "pass"})
         await submit(match, 1, {"type": "pass"})
         await submit(match, 0, {"type": "draw", "from": "stock"})
-        got = "".join(await frames(carol))
+        got = "".join(await frames(carol, until='data-version="3"'))
         assert 'id="hand"' in got
         assert _codes_shown(got, ALICE_KNOCKS) == []
         assert _codes_shown(got, BOB) == []
@@ -144,22 +146,22 @@ async def test_it_answers_garbage_with_an_error_and_keeps_serving(match: Match, 
     await alice.connect()
     await bob.connect()
     try:
-        await frames(alice)
-        await frames(bob)
+        await opening_frames(alice)
+        await opening_frames(bob)
         for garbage in ("not json", "[1, 2]", '{"type": "discard", "card": "AS"}', "x" * 100_000):
             await alice.send_to(text_data=garbage)
-            reply = json_frames(await frames(alice))
+            reply = json_frames(await frames(alice, until='"error"'))
             assert reply and reply[0]["type"] == "error", garbage
         await alice.send_to(bytes_data=b"\x00\xff")
-        assert json_frames(await frames(alice))[0]["type"] == "error"
+        assert json_frames(await frames(alice, until='"error"'))[0]["type"] == "error"
         # Still serving: a ping is answered and a move is pushed, to alice and to bob.
         await alice.send_json_to({"type": "ping"})
-        assert json_frames(await frames(alice)) == [{"type": "pong"}]
+        assert json_frames(await frames(alice, until='"pong"')) == [{"type": "pong"}]
         await submit(match, 0, {"type": "pass"})
-        assert 'data-version="1"' in "".join(await frames(alice))
-        assert 'data-version="1"' in "".join(await frames(bob))
+        await frames(alice, until='data-version="1"')  # waits for it, fails if it never comes
+        await frames(bob, until='data-version="1"')
         await alice.send_json_to({"type": "refresh"})
-        assert 'id="hand"' in "".join(await frames(alice))
+        await frames(alice, until='id="hand"')
     finally:
         await alice.disconnect()
         await bob.disconnect()
@@ -169,13 +171,13 @@ async def test_it_shows_the_opponent_connected_then_away(match: Match, cookies):
     bob = socket(match, cookies["bob"])
     await bob.connect()
     try:
-        first = "".join(await frames(bob))
+        first = "".join(await opening_frames(bob))
         assert "alice: away" in first
         alice = socket(match, cookies["alice"])
         await alice.connect()
-        assert "alice: connected" in "".join(await frames(bob))
+        await frames(bob, until="alice: connected")
         await alice.disconnect()
-        assert "alice: away" in "".join(await frames(bob))
+        await frames(bob, until="alice: away")
     finally:
         await bob.disconnect()
     seats = await call(lambda: list(Seat.objects.filter(match=match).values_list("connections")))
@@ -186,9 +188,9 @@ async def test_it_pushes_a_resignation_to_the_other_side(match: Match, cookies):
     bob = socket(match, cookies["bob"])
     await bob.connect()
     try:
-        await frames(bob)
+        await opening_frames(bob)
         await call(services.resign, match, 0, match.version)
-        got = "".join(await frames(bob))
+        got = "".join(await frames(bob, until="This match was resigned."))
         assert "This match was resigned." in got and "You won it." in got
         assert "Offer a rematch" in got
     finally:
@@ -205,10 +207,11 @@ async def test_both_pages_follow_an_accepted_rematch(match: Match, cookies):
         await frames(alice)
         await frames(bob)
         offer = await call(services.make_offer, match, 0, "rematch", match.version)
-        assert "alice offers a rematch." in "".join(await frames(bob))
+        await frames(bob, until="alice offers a rematch.")
         new = await call(services.answer_offer, match, 1, offer.pk, "accept", match.version)
         for comm in (alice, bob):
-            redirects = [f for f in json_frames(await frames(comm)) if f["type"] == "redirect"]
+            pushed = await frames(comm, until='"redirect"')
+            redirects = [f for f in json_frames(pushed) if f["type"] == "redirect"]
             assert redirects == [{"type": "redirect", "url": f"/games/{new.public_id}/"}]
     finally:
         await alice.disconnect()
@@ -217,19 +220,19 @@ async def test_both_pages_follow_an_accepted_rematch(match: Match, cookies):
 
 async def test_a_player_at_a_table_counts_as_online_in_the_lobby(match: Match, cookies):
     alice_id = await call(lambda: match.seats.get(number=0).user_id)
-    assert not await call(lobby_services.is_online, alice_id)
+    assert not await call(lobby_presence.is_online, alice_id)
     comm = socket(match, cookies["alice"])
     assert (await comm.connect())[0]
     try:
-        await frames(comm)
-        assert await call(lobby_services.is_online, alice_id)
+        await opening_frames(comm)
+        assert await call(lobby_presence.is_online, alice_id)
     finally:
         await comm.disconnect()
     # Closing the table's socket leaves the player online for the short grace period a closed
     # lobby page gets (a reload must not flicker), and no longer.
-    assert await call(lobby_services.is_online, alice_id)
-    later = timezone.now() + lobby_services.CLOSE_GRACE + timedelta(seconds=1)
-    assert not await call(lobby_services.is_online, alice_id, later)
+    assert await call(lobby_presence.is_online, alice_id)
+    later = timezone.now() + lobby_presence.CLOSE_GRACE + timedelta(seconds=1)
+    assert not await call(lobby_presence.is_online, alice_id, later)
 
 
 async def test_a_table_whose_match_is_gone_closes_instead_of_beating_on(
@@ -261,17 +264,37 @@ async def test_a_table_socket_the_server_cancels_stops_beating(
     # was stuck, say): no disconnect handler runs then, and the heartbeat must not outlive it,
     # or the seat would count as connected, and its player as online, for ever.
     monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.05)
-    beats: list[int] = []
+    started: list[int] = []
+    finished: list[int] = []
     beat = presence.seat_heartbeat
-    monkeypatch.setattr(presence, "seat_heartbeat", lambda *args: (beats.append(1), beat(*args)))
+
+    def counted(*args: object) -> None:
+        started.append(1)
+        try:
+            beat(*args)  # type: ignore[arg-type]
+        finally:
+            finished.append(1)
+
+    monkeypatch.setattr(presence, "seat_heartbeat", counted)
     alice = socket(match, cookies["alice"])
     assert (await alice.connect())[0]
     await opening_frames(alice)
-    assert beats, "the open socket beats"
+    await _until(lambda: started, "the open socket never beat")
     alice.future.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await alice.future
-    await asyncio.sleep(0.2)  # a beat already under way finishes
-    counted = len(beats)
-    await asyncio.sleep(0.5)
-    assert len(beats) == counted
+    # A beat already under way (its thread cannot be cancelled) finishes; then none starts,
+    # though ten beats' worth of time goes by.
+    await _until(lambda: len(finished) == len(started), "a beat under way never finished")
+    beats = len(started)
+    await asyncio.sleep(10 * 0.05)
+    assert len(started) == beats
+
+
+async def _until(happened: Callable[[], object], never: str) -> None:
+    """Wait for ``happened()`` to be true (up to PATIENCE), a thread's doing."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE
+    while not happened():
+        assert loop.time() < deadline, never
+        await asyncio.sleep(0.01)

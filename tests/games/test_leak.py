@@ -1,26 +1,25 @@
 """No hidden card ever reaches a seat: random matches played through the real views (the test
-client) with both seats and a watcher on the real consumer (WebsocketCommunicator), scanning
+client) with both seats and a watcher on the real consumer (tests.sockets.Socket), scanning
 every HTML response and every frame for the cards its reader may not see at that moment."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import random
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import bea_turns, services
 from games.access import GUEST_COOKIE
 from games.engine import ALL_CARDS, fair, legal_actions, player_view
 from games.models import Match
 from games.states import load_state
 from tests.seeds import deal
+from tests.sockets import Socket
 
 from .live_helpers import cookie_of, frames, lobby_match, shown_cards, signed_in, socket
 
@@ -105,7 +104,7 @@ class Leaks:
         assert not told_secrets(match, text), f"{where} to reader {reader} showed a secret seed"
 
 
-async def _frames_until(comm: WebsocketCommunicator, version: int) -> list[str]:
+async def _frames_until(comm: Socket, version: int) -> list[str]:
     """Frames up to and including the one that brings the page to ``version``."""
     got: list[str] = []
     marker = f'data-version="{version}"'
@@ -193,13 +192,10 @@ async def test_no_hidden_card_reaches_a_seat_or_a_watcher(alice: User, bob: User
 
 async def _guest_may_act(match: Match) -> int:
     """Wait until Bea is done (the guest acts, or nobody does); the version then."""
-    for _ in range(600):
-        await sync_to_async(match.refresh_from_db)()
-        state = await sync_to_async(load_state)(match)
-        if state.to_act != 1 or not match.is_active:
-            return match.version
-        await asyncio.sleep(0.05)
-    raise AssertionError("Bea never finished her turn")
+    idle = sync_to_async(bea_turns.worker.wait_idle, thread_sensitive=False)
+    assert await idle(60), "Bea never finished her turn"
+    await sync_to_async(match.refresh_from_db)()
+    return match.version
 
 
 @pytest.mark.timeout(600)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from django.db import connection, transaction
-from django.db.models import Model, prefetch_related_objects
+from django.db.models import Model, Prefetch, prefetch_related_objects
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
@@ -71,15 +71,18 @@ def test_the_locked_match_has_its_seats_and_offers(alice, bob):
     with transaction.atomic():
         locked = lookups.locked_match(match.pk, offers=True)
         orm = Match.objects.get(pk=match.pk)
-        prefetch_related_objects([orm], "seats", "offers")
+        newest_first = Offer.objects.order_by("-created_at")
+        prefetch_related_objects(
+            [orm], "seats", Prefetch("offers", newest_first, to_attr=lookups.OFFERS_READ)
+        )
     assert fields(locked) == fields(orm)
     with CaptureQueriesContext(connection) as read:
         seats = list(locked.seats.all())
-        offers = list(locked.offers.all())
+        offers = getattr(locked, lookups.OFFERS_READ)
         assert all(seat.match is locked for seat in seats)
     assert len(read) == 0
     assert [fields(s) for s in seats] == [fields(s) for s in orm.seats.all()]
-    assert [fields(o) for o in offers] == [fields(o) for o in orm.offers.all()]
+    assert [fields(o) for o in offers] == [fields(o) for o in getattr(orm, lookups.OFFERS_READ)]
     assert offers[0].kind == Offer.Kind.RESTART
 
 

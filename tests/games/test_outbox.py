@@ -22,6 +22,7 @@ from games.events import match_changed
 from games.models import Announcement, Match
 from games.states import load_state
 from ginsite import pushes
+from ginsite.refusals import Refused
 from lobby.models import PlayerEvent
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
 from tests.games.live_helpers import lobby_match
@@ -204,7 +205,7 @@ def test_moves_made_close_together_reach_each_stream_in_version_order(alice: Use
                     time.sleep(0.001)  # the other seat's turn: let it move
                     continue
                 pick = next((a for a in legal if a["type"] in ("pass", "discard")), legal[0])
-                with contextlib.suppress(services.MoveRefused):  # the other moved first
+                with contextlib.suppress(Refused):  # the other moved first
                     services.submit(row, seat, pick, row.version)
         except BaseException as error:  # noqa: BLE001 - reported below
             errors.append(error)

@@ -16,6 +16,7 @@ from django.utils import timezone
 from games import access, presence, private, services
 from games.models import Match, Offer, PrivateTable, Seat
 from games.states import load_state
+from ginsite.refusals import Refused
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, assert_no_leak, hand, snapshot, stacked, url
 from .live_helpers import shown_cards
@@ -340,7 +341,7 @@ def test_a_declined_restart_changes_nothing(alice: User, alice_client: Client):
 
 def test_no_offer_before_the_second_seat_is_taken(alice: User):
     _table, match = hosted_by(alice)
-    with pytest.raises(services.MoveRefused):
+    with pytest.raises(Refused):
         services.make_offer(match, 0, Offer.Kind.RESTART, 0)
 
 

@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Match
-from lobby import services
+from lobby import presence
 from lobby.models import Challenge, Presence
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -18,7 +18,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def online(*users: Any) -> None:
     """Count these players as in the lobby (as an open lobby page would)."""
     for user in users:
-        services.seen(user, f"test-page-{user.pk}")
+        presence.seen(user, f"test-page-{user.pk}")
 
 
 def go_quiet(user: Any, seconds: int = 60) -> None:

@@ -8,7 +8,8 @@ from django.test import Client
 
 from games.models import Match, Seat
 from games.services import SeatSpec, create_match, ruleset
-from lobby import services
+from ginsite import refusals
+from lobby import presence, services
 from lobby.models import Block, Challenge
 from tests.lobby.lobby_helpers import HTMX, age_challenge, go_quiet, lobby_matches, online
 
@@ -90,8 +91,10 @@ def test_it_refuses_bad_rules(
 def test_it_refuses_an_unknown_player(client: Client, alice: User, here: None) -> None:
     client.force_login(alice)
     response = _send(client, "nobody", **HTMX)
-    assert response.status_code == 400
+    # As the API answers it: nobody of that name to challenge.
+    assert response.status_code == 404
     assert "There is no player of that name." in response.content.decode()
+    assert not Challenge.objects.exists()
 
 
 def test_it_refuses_challenging_yourself(client: Client, alice: User, here: None) -> None:
@@ -135,13 +138,13 @@ def test_it_refuses_a_challenge_from_a_blocked_player(
 
 def test_it_refuses_challenging_someone_you_blocked(alice: User, bob: User, here: None) -> None:
     Block.objects.create(blocker=alice, blocked=bob)
-    with pytest.raises(services.NotAllowed, match="You have blocked bob"):
+    with pytest.raises(refusals.NotAllowed, match="You have blocked bob"):
         _challenge(alice, bob)
 
 
 def test_it_refuses_a_player_who_is_not_in_the_lobby(alice: User, bob: User) -> None:
     online(alice)
-    with pytest.raises(services.Conflict, match="bob is not in the lobby"):
+    with pytest.raises(refusals.Conflict, match="bob is not in the lobby"):
         _challenge(alice, bob)
 
 
@@ -167,7 +170,7 @@ def test_it_refuses_while_the_challenger_is_in_a_lobby_match(
     alice: User, bob: User, carol: User, here: None
 ) -> None:
     _lobby_match(alice, carol)
-    with pytest.raises(services.Conflict, match="You are in a lobby match already"):
+    with pytest.raises(refusals.Conflict, match="You are in a lobby match already"):
         _challenge(alice, bob)
 
 
@@ -289,7 +292,7 @@ def test_it_refuses_accepting_a_cancelled_challenge(
 def test_it_refuses_accepting_when_the_challenger_left(alice: User, bob: User, here: None) -> None:
     item = _challenge(alice, bob)
     go_quiet(alice)
-    with pytest.raises(services.Conflict, match="alice has left the lobby"):
+    with pytest.raises(refusals.Conflict, match="alice has left the lobby"):
         services.accept_challenge(item, bob)
     assert not lobby_matches()
 
@@ -358,7 +361,7 @@ def test_it_refuses_a_cancel_by_the_challenged_player(
 def test_it_refuses_cancelling_twice(alice: User, bob: User, here: None) -> None:
     item = _challenge(alice, bob)
     services.cancel_challenge(item, alice)
-    with pytest.raises(services.Conflict, match="cancelled"):
+    with pytest.raises(refusals.Conflict, match="cancelled"):
         services.cancel_challenge(item, alice)
 
 
@@ -372,7 +375,7 @@ def test_it_expires_an_unanswered_challenge_after_two_minutes(
     age_challenge(item)
     client.force_login(bob)
     assert "challenges you" not in client.get("/lobby/").content.decode()
-    assert services.sweep(force=True)
+    assert presence.sweep(force=True)
     item.refresh_from_db()
     assert item.status == Challenge.Status.EXPIRED
     client.force_login(alice)
@@ -386,13 +389,13 @@ def test_it_expires_a_challenge_when_the_challenger_goes_offline(
     go_quiet(alice)
     client.force_login(bob)
     assert "challenges you" not in client.get("/lobby/").content.decode()
-    services.sweep(force=True)
+    presence.sweep(force=True)
     item.refresh_from_db()
     assert item.status == Challenge.Status.EXPIRED
 
 
 def test_it_keeps_a_fresh_challenge_through_a_sweep(alice: User, bob: User, here: None) -> None:
     item = _challenge(alice, bob)
-    services.sweep(force=True)
+    presence.sweep(force=True)
     item.refresh_from_db()
     assert item.status == Challenge.Status.OPEN

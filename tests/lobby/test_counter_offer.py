@@ -12,6 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Seat
+from ginsite import refusals
 from lobby import services
 from lobby.models import Block, Challenge
 from tests.games.live_helpers import lobby_match
@@ -388,7 +389,7 @@ def test_it_refuses_while_the_challenger_is_in_a_lobby_match(
 def test_it_refuses_when_the_proposer_left(alice: User, bob: User, here: None) -> None:
     item = _countered(alice, bob)
     go_quiet(bob)
-    with pytest.raises(services.Conflict, match="bob has left the lobby"):
+    with pytest.raises(refusals.Conflict, match="bob has left the lobby"):
         services.accept_counter(item, alice)
     assert not lobby_matches()
 

@@ -9,7 +9,6 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.utils import timezone
 
@@ -20,29 +19,29 @@ from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
 from tests.games.live_helpers import lobby_match
 from tests.lobby.lobby_helpers import online
 from tests.seeds import deal
+from tests.sockets import Socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-TIMEOUT = 3
 # Alice passes, bob passes, alice draws 10♣ from the stock and goes gin discarding K♦: 25 for
 # gin and bob's 80 deadwood end a match to 50 in one hand.
 GIN_DECK = stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "TC")
 
 
-async def _lobby_of(user: User) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
+async def _lobby_of(user: User) -> Socket:
+    communicator = Socket(URLRouter(websocket_urlpatterns), "/ws/lobby/")
     communicator.scope["user"] = user
-    connected, _code = await communicator.connect(timeout=TIMEOUT)
+    connected, _code = await communicator.connect()
     assert connected
-    await communicator.receive_from(timeout=TIMEOUT)  # the catch-up push
+    await communicator.receive_from()  # the catch-up push
     return communicator
 
 
-async def _regions(communicator: WebsocketCommunicator, *names: str) -> dict[str, str]:
+async def _regions(communicator: Socket, *names: str) -> dict[str, str]:
     """The next pushed HTML of each named region (one frame may hold several)."""
     found: dict[str, str] = {}
     while len(found) < len(names):
-        frame = await communicator.receive_from(timeout=TIMEOUT)
+        frame = await communicator.receive_from()
         for name in names:
             if f'id="{name}"' in frame:
                 found[name] = frame.split(f'id="{name}"')[1].split("</section>")[0]
@@ -75,7 +74,7 @@ async def _watching(carol: User, alice: User, bob: User, deck: list[str] | None 
     return page, match
 
 
-async def _assert_gone(page: WebsocketCommunicator, match: Match) -> None:
+async def _assert_gone(page: Socket, match: Match) -> None:
     shown = await _regions(page, "lobby-matches", "lobby-players")
     assert f'data-match="{match.public_id}"' not in shown["lobby-matches"]
     assert "in a match" not in shown["lobby-players"]

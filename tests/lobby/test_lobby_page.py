@@ -8,7 +8,8 @@ from django.test import Client
 
 from games.models import Match, Seat
 from games.services import SeatSpec, create_match, ruleset
-from lobby import services
+from ginsite import refusals
+from lobby import presence, services
 from lobby.models import Block, Challenge, Presence
 from tests.lobby.lobby_helpers import go_quiet, online
 
@@ -49,7 +50,7 @@ def test_it_renders_every_region_and_connects_the_stream(client: Client, alice: 
 def test_it_counts_a_page_view_as_presence(client: Client, alice: User) -> None:
     client.force_login(alice)
     client.get("/lobby/")
-    assert services.is_online(alice.pk)
+    assert presence.is_online(alice.pk)
     assert Presence.objects.filter(user=alice, channel_name=f"http:{alice.pk}").exists()
 
 
@@ -86,18 +87,18 @@ def test_it_keeps_a_player_seen_30_seconds_ago(client: Client, alice: User, bob:
 def test_it_sweeps_stale_rows(alice: User, bob: User) -> None:
     online(alice, bob)
     go_quiet(bob)
-    assert services.sweep(force=True)
+    assert presence.sweep(force=True)
     assert not Presence.objects.filter(user=bob).exists()
     assert Presence.objects.filter(user=alice).exists()
-    assert not services.sweep(force=True)  # nothing more to do
+    assert not presence.sweep(force=True)  # nothing more to do
 
 
 def test_it_sweeps_at_most_once_per_interval(alice: User, bob: User) -> None:
     online(alice, bob)
     go_quiet(bob)
-    assert services.sweep()
+    assert presence.sweep()
     go_quiet(alice)
-    assert not services.sweep()  # the lock is held for SWEEP_EVERY_SECONDS
+    assert not presence.sweep()  # the lock is held for SWEEP_EVERY_SECONDS
 
 
 def test_it_shows_who_is_in_a_match_and_the_matches_in_progress(
@@ -158,7 +159,7 @@ def test_it_blocks_and_unblocks(client: Client, alice: User, bob: User) -> None:
     assert Block.objects.filter(blocker=bob, blocked=alice).exists()
     html = response.content.decode()
     assert "You blocked alice" in html and 'action="/players/alice/unblock"' in html
-    with pytest.raises(services.Conflict, match="bob is not in the lobby right now"):
+    with pytest.raises(refusals.Conflict, match="bob is not in the lobby right now"):
         services.challenge(alice, bob, "standard", 100)
     client.post("/players/alice/unblock")
     assert not Block.objects.exists()

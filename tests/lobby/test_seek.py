@@ -7,8 +7,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.models import Seat
-from lobby import services
+from ginsite import refusals
+from lobby import presence, services
 from lobby.models import Block, Seek
+from lobby.services import pairing
 from tests.lobby.lobby_helpers import HTMX, go_quiet, lobby_matches, online
 
 pytestmark = pytest.mark.django_db
@@ -91,8 +93,8 @@ def test_it_lets_only_one_of_two_racing_accepts_win(
     stale = Seek.objects.get(pk=seek.pk)
     services.accept_seek(seek, bob)
     monkeypatch.setattr(Seek, "refresh_from_db", lambda self, *a, **k: None)
-    monkeypatch.setattr(services, "busy_user_ids", lambda now=None: set())
-    with pytest.raises(services.Conflict, match="Someone else got there first"):
+    monkeypatch.setattr(pairing, "busy_user_ids", lambda now=None: set())
+    with pytest.raises(refusals.Conflict, match="Someone else got there first"):
         services.accept_seek(stale, carol)
     assert len(lobby_matches()) == 1
 
@@ -154,6 +156,6 @@ def test_it_answers_404_for_an_unknown_seek(client: Client, bob: User, here: Non
 def test_it_expires_the_seek_of_a_player_who_left(alice: User, bob: User, here: None) -> None:
     seek = _seek(alice)
     go_quiet(alice)
-    services.sweep(force=True)
+    presence.sweep(force=True)
     seek.refresh_from_db()
     assert seek.status == Seek.Status.EXPIRED

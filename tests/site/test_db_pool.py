@@ -165,13 +165,13 @@ def test_open_event_streams_do_not_use_up_the_pool(worker: str, alice: User) -> 
         while len(hellos) < STREAMS and time.monotonic() < deadline:
             time.sleep(0.1)
         assert hellos == ["hello"] * STREAMS  # more streams than connections, all served
-        started = time.monotonic()
         request = urllib.request.Request(
             worker + "/api/v1/me", headers={"Authorization": f"Bearer {token}"}
         )
+        # Served: had the open streams held the pool's connections, the request would have
+        # waited the pool's timeout for one and been refused (503), however fast the machine.
         with urllib.request.urlopen(request, timeout=10) as response:
             assert response.status == 200
-        assert time.monotonic() - started < 2  # no wait for a connection to come free
         assert _connections() <= POOL
     finally:
         stop.set()

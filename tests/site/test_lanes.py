@@ -109,14 +109,15 @@ async def test_the_middleware_and_the_view_run_on_the_lane_in_one_go() -> None:
 async def test_a_request_that_finds_every_lane_busy_is_still_served() -> None:
     app = LanedASGIHandler(1)
     busy = asyncio.ensure_future(_get(app, "/where/", "wait=1"))
-    for _ in range(200):  # until the first request holds the only lane
-        if seen:
-            break
+    deadline = time.monotonic() + 10
+    while not seen:  # until the first request holds the only lane
+        assert time.monotonic() < deadline, "the first request never reached its view"
         await asyncio.sleep(0.01)
-    started = time.monotonic()
     status, name = await _get(app, "/where/")
     assert status == 200 and not name.startswith(b"lane")
-    assert time.monotonic() - started < 5  # it did not wait for the lane
+    # Served while the first request still held the lane (it waits for ``release``): it did
+    # not wait for the lane.
+    assert not busy.done()
     release.set()
     status, held = await busy
     assert status == 200 and held.startswith(b"lane")

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from ginsite.asgi import application
 from lobby import tokens
 from tests.games.live_helpers import cookie_of, lobby_match, signed_in
+from tests.sockets import Socket
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -28,7 +28,7 @@ async def _opens(path: str, host: str, origin: str | None, *extra: tuple[bytes, 
     headers = [(b"host", host.encode()), *extra]
     if origin is not None:
         headers.append((b"origin", origin.encode()))
-    communicator = WebsocketCommunicator(application, path, headers=headers)
+    communicator = Socket(application, path, headers=headers)
     connected, _code = await communicator.connect(timeout=TIMEOUT)
     if connected:
         # The event socket refuses by accepting and closing with its code (4401), so that the

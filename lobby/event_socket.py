@@ -1,4 +1,5 @@
-"""/ws/events/: a player's event stream over a websocket (the NDJSON stream's twin).
+"""/ws/events/: a player's event stream over a websocket (``lobby.event_stream``'s lines, as the
+NDJSON response sends them).
 
 Sign in with a personal token (``Authorization: Bearer`` header, or ``?token=`` for clients
 that cannot set headers, such as a browser's WebSocket) or with the session. The session is a
@@ -25,9 +26,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from ginsite import origins
 from ginsite.apikit import ApiError, check_rate
 from ginsite.dbwork import in_thread
-from ginsite.sockets import OwnedTasksMixin
+from ginsite.sockets import OwnedTasksMixin, header
 from lobby import tokens
-from lobby.api import event_lines
+from lobby.event_stream import event_lines
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_RATE_LIMITED = 4429
@@ -40,13 +41,6 @@ MAX_FRAME = 1024
 log = logging.getLogger(__name__)
 
 
-def _header(scope: dict[str, Any], name: bytes) -> str | None:
-    for key, value in scope.get("headers") or ():
-        if key.lower() == name:
-            return str(value.decode("latin1"))
-    return None
-
-
 def _same_site(scope: dict[str, Any]) -> bool:
     """A session socket must come from one of the site's own origins: scheme, host and port."""
     return origins.allowed(scope)
@@ -55,7 +49,7 @@ def _same_site(scope: dict[str, Any]) -> bool:
 def _authenticate(scope: dict[str, Any], query: dict[str, list[str]]) -> Any:
     """The player this socket is for and what they signed in with (``("token", id)`` or
     ``("session", key)``), or None. Raises ApiError when rate limited."""
-    secret = tokens.bearer(_header(scope, b"authorization")) or next(
+    secret = tokens.bearer(header(scope, "authorization")) or next(
         iter(query.get("token", [])), None
     )
     if secret:

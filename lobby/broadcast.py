@@ -1,0 +1,36 @@
+"""What the open lobby pages are told: which regions changed, and where a player must go.
+
+Every lobby page's socket (``lobby.consumers``) is in the ``lobby`` group, which hears region
+names and nothing else (each page renders them for its own user), and in its user's own group,
+which hears where to go when a match of theirs starts. Sent after the commit: a rolled-back
+change tells nobody.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.urls import reverse
+
+from games.models import Match
+from ginsite.pushes import group_send_after_commit
+
+LOBBY_GROUP = "lobby"
+REGIONS: tuple[str, ...] = ("players", "challenges", "seeks", "matches")
+
+
+def user_group(user_id: int) -> str:
+    """The group of every lobby page one user has open (for redirects meant for them alone)."""
+    return f"lobby-user-{user_id}"
+
+
+def publish(regions: Iterable[str]) -> None:
+    """After the commit, tell every lobby page which regions to re-render."""
+    group_send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "regions": sorted(set(regions))})
+
+
+def send_to_match(user_ids: Iterable[int], match: Match) -> None:
+    """After the commit, send each of these users' lobby pages to the match's table."""
+    url = reverse("games:table", args=[match.public_id])
+    for user_id in set(user_ids):
+        group_send_after_commit(user_group(user_id), {"type": "lobby.redirect", "url": url})

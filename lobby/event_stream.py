@@ -1,0 +1,182 @@
+"""A player's event stream: the lines both the NDJSON response (``GET /api/v1/events/stream``)
+and the websocket (``lobby.event_socket``) send.
+
+A ``hello``, the events after ``since``, then live events as they are announced on the
+player's group, a ``presence`` line (how many are online) at most every PRESENCE_EVERY seconds
+when that changed, and a ``keepalive`` line whenever it is quiet. While it runs, the player is
+in the lobby and at each of their tables. It ends when the token or session it was opened with
+ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncGenerator
+from datetime import UTC, datetime
+from typing import Any
+
+from channels.layers import get_channel_layer
+
+from games import presence as game_presence
+from ginsite.apikit import api_time
+from ginsite.channel_reader import ChannelReader
+from ginsite.dbwork import in_thread
+from ginsite.pushes import credentials_group, opened_with
+from lobby import event_log, presence
+
+# A line every this many seconds while nothing else is sent, so proxies and clients can tell a
+# quiet stream from a dead one. Also how often the stream keeps its player in the lobby.
+KEEPALIVE_SECONDS = 10.0
+# A stream says how many are online at most this often, and only when it changed.
+PRESENCE_EVERY = 5.0
+
+
+class CredentialsEnded(Exception):  # noqa: N818 - a state, not an error of the stream
+    """The token or session the stream was opened with was revoked or signed out."""
+
+
+async def event_lines(
+    user: Any,
+    since: int | None,
+    presence_row: str,
+    *,
+    credential: tuple[str, Any] = ("token", None),
+    with_presence: bool = True,
+) -> AsyncGenerator[bytes, None]:
+    """The stream of one player, as lines of JSON (see above). ``presence_row`` names its
+    lobby presence row; ``credential`` is what it was opened with (``("token", id)`` or
+    ``("session", key)``); ``with_presence``: send ``presence`` lines."""
+    stream = _Stream(user, presence_row, credential, with_presence)
+    await stream.open()
+    try:
+        await in_thread(_here)(user, presence_row)
+        if since is None:
+            since = await in_thread(event_log.last_seq)(user.pk)
+        stream.cursor = since
+        yield _line(await in_thread(event_log.hello)(user.pk, since))
+        pushed: dict[str, Any] | None = None
+        while True:
+            async for line in stream.events(pushed):
+                yield line
+            await stream.beat()
+            if with_presence and (line := await stream.presence_line()) is not None:
+                yield line
+            try:
+                news = await stream.wait_for_news()
+            except CredentialsEnded:
+                return
+            if news is None:
+                yield _line({"type": "keepalive", "last_seq": stream.cursor})
+            pushed = news.get("line") if news is not None else None
+    finally:
+        await stream.close()
+
+
+class _Stream:
+    """What one stream keeps between its lines: its channel in the player's groups, the last
+    event number sent, and when it last beat and said how many are online."""
+
+    def __init__(
+        self, user: Any, presence_row: str, credential: tuple[str, Any], with_presence: bool
+    ) -> None:
+        self.user = user
+        self.presence_row = presence_row
+        self.credential = credential
+        self.layer = get_channel_layer()
+        self.groups = (event_log.group_name(user.pk), credentials_group(user.pk))
+        self.reader = ChannelReader(self.layer) if self.layer is not None else None
+        self.cursor = 0
+        self.last_beat = time.monotonic()
+        self.presence_shown = 0.0
+        self.presence_due = 0.0
+
+    async def open(self) -> None:
+        if self.reader is not None:
+            await self.reader.open()
+            for group in self.groups:
+                await self.layer.group_add(group, self.reader.channel)
+
+    async def close(self) -> None:
+        if self.reader is not None:
+            try:
+                for group in self.groups:
+                    await self.layer.group_discard(group, self.reader.channel)
+            finally:
+                await self.reader.close()
+        await in_thread(presence.left)(self.presence_row)
+
+    async def events(self, pushed: dict[str, Any] | None) -> AsyncGenerator[bytes, None]:
+        """Every event not yet sent: the one that came with its wake-up, as it is delivered
+        (no read needed), or what the database holds, in batches."""
+        if pushed is not None and pushed["seq"] == self.cursor + 1:
+            self.cursor = pushed["seq"]
+            yield _line(pushed)
+            return
+        while True:
+            batch = await in_thread(_next_batch)(self.user, self.cursor)
+            for item in batch:
+                self.cursor = max(self.cursor, item["seq"])
+                yield _line(item)
+            if len(batch) < event_log.BATCH:
+                return
+
+    async def beat(self) -> None:
+        """The sign of life, after the event went out (not on its way), every keep-alive."""
+        if time.monotonic() - self.last_beat >= KEEPALIVE_SECONDS:
+            self.last_beat = time.monotonic()
+            await in_thread(_still_here)(self.user, self.presence_row)
+
+    async def presence_line(self) -> bytes | None:
+        """How many are online, when that changed since the last such line and it is due."""
+        if time.monotonic() < self.presence_due:
+            return None
+        note = await in_thread(presence.snapshot)()
+        if note is None or note["at"] <= self.presence_shown:
+            return None
+        self.presence_shown, self.presence_due = note["at"], time.monotonic() + PRESENCE_EVERY
+        at = datetime.fromtimestamp(note["at"], tz=UTC)
+        return _line({"type": "presence", "online": note["online"], "at": api_time(at)})
+
+    async def wait_for_news(self) -> dict[str, Any] | None:
+        """Wait up to KEEPALIVE_SECONDS for an event numbered past the cursor: its wake-up
+        message, or None if none came. Wake-ups of events already sent (several events read
+        in one batch each announce themselves) are taken off the channel without reading the
+        database again. Raises ``CredentialsEnded`` when the stream's token or session ends."""
+        if self.reader is None:
+            await asyncio.sleep(KEEPALIVE_SECONDS)
+            return None
+        deadline = time.monotonic() + KEEPALIVE_SECONDS
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            message = await self.reader.get(timeout=left)
+            if message is None:
+                return None
+            if message.get("type") == "credentials.ended":
+                if opened_with(message, self.credential):
+                    raise CredentialsEnded
+                continue
+            if message.get("seq", self.cursor + 1) > self.cursor:
+                return message
+
+
+def _line(item: dict[str, Any]) -> bytes:
+    return (json.dumps(item, separators=(",", ":"), default=str) + "\n").encode()
+
+
+def _here(user: Any, presence_row: str) -> None:
+    """An open stream is its player being here: in the lobby, and at each of their tables."""
+    presence.seen(user, presence_row)
+    game_presence.player_active(user.pk)
+
+
+def _still_here(user: Any, presence_row: str) -> None:
+    presence.heartbeat(user, presence_row)
+    game_presence.player_active(user.pk)
+
+
+def _next_batch(user: Any, cursor: int) -> list[dict[str, Any]]:
+    return event_log.deliver(user, event_log.fetch(user.pk, cursor))

@@ -1,0 +1,116 @@
+"""Who may play whom, and the match two players agreed on: what every challenge and seek checks.
+
+A change that may seat players (an accept) or hand them something to accept (a challenge, a
+seek) first locks those players' rows, in one order (``games.services.lock_players``), and only
+then checks whether they are free: two accepts of one player queue instead of deadlocking, and
+the second one is refused (409) because the first one seated the player. A match is only ever
+created through ``games.services.create_match``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from games.models import Match, Seat
+from games.services import SeatSpec, create_match, ruleset
+from ginsite.refusals import Conflict, NotAllowed, NotFound, Refused
+from lobby import event_feeds
+from lobby.broadcast import publish, send_to_match
+from lobby.models import Block, Challenge, Seek, display_name_of
+from lobby.presence import busy_user_ids, hidden_from
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+
+def player_named(username: str) -> Any:
+    """The active account of that username (with its profile), or ``NotFound``."""
+    user_model = get_user_model()
+    found = (
+        user_model.objects.select_related("profile")
+        .filter(**{user_model.USERNAME_FIELD: username, "is_active": True})
+        .first()
+    )
+    if found is None:
+        raise NotFound(_("There is no player of that name."))
+    return found
+
+
+def name_of(user_id: int) -> str:
+    return display_name_of(get_user_model().objects.select_related("profile").get(pk=user_id))
+
+
+def check_rules(preset: str, target: Any) -> int:
+    """The target as an int, or ``Refused`` for an unknown preset or target."""
+    ruleset(preset)
+    try:
+        number = int(target)
+    except (TypeError, ValueError):
+        raise Refused(_("The target must be one of 50, 100, 150 or 250.")) from None
+    ruleset(preset, number)
+    return number
+
+
+def check_free(user_ids: Iterable[int], me_id: int) -> None:
+    """``Conflict`` when one of these players is in a lobby match (``me_id`` is the asker)."""
+    busy = busy_user_ids() & set(user_ids)
+    if me_id in busy:
+        raise Conflict(_("You are in a lobby match already: finish or resign it first."))
+    for other_id in busy:
+        raise Conflict(
+            _("%(name)s is playing a lobby match right now. Try again when it is over.")
+            % {"name": name_of(other_id)}
+        )
+
+
+def check_not_blocked(me_id: int, other_id: int) -> None:
+    """Refuse a match between two players when either blocked the other. ``block`` cancels
+    their open challenges under the same locks, so this is the rule said once more where a
+    match is made, not a race it settles."""
+    if other_id not in hidden_from(me_id):
+        return
+    name = name_of(other_id)
+    if Block.objects.filter(blocker_id=me_id, blocked_id=other_id).exists():
+        raise NotAllowed(_("You have blocked %(name)s. Unblock them first.") % {"name": name})
+    # Blocked by them: to this player it is as if they had left (a block shows nowhere).
+    raise Conflict(_("%(name)s has left the lobby.") % {"name": name})
+
+
+def start_match(
+    first: AbstractBaseUser,
+    second: AbstractBaseUser,
+    preset: str,
+    target: int,
+    now: datetime,
+    hints: bool = False,
+) -> Match:
+    """In the caller's transaction (the players locked and found free): the match they agreed
+    on, ``first`` in seat 0; every other open challenge and seek of theirs withdrawn, the
+    lobby told, and both players' lobby pages sent to the table."""
+    try:
+        match = create_match(
+            Match.Kind.LOBBY,
+            ruleset(preset, target),
+            (SeatSpec(Seat.Kind.PLAYER, user=first), SeatSpec(Seat.Kind.PLAYER, user=second)),
+            hints=hints,
+        )
+    except Refused as refused:  # a player sat down elsewhere (checked first, under lock)
+        raise Conflict(refused.message) from None
+    players = [first.pk, second.pk]
+    Challenge.objects.filter(status=Challenge.Status.OPEN).filter(
+        Q(challenger_id__in=players) | Q(challenged_id__in=players)
+    ).update(status=Challenge.Status.CANCELLED, answered_at=now)
+    Seek.objects.filter(status=Seek.Status.OPEN, poster_id__in=players).update(
+        status=Seek.Status.CANCELLED
+    )
+    # The new match reaches "matches" and "players" through games' announcement.
+    publish(["challenges", "seeks"])
+    event_feeds.challenges_closed_at(now)
+    send_to_match(players, match)
+    return match
