@@ -497,7 +497,11 @@ def _closed_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str] 
 def _waiting_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
     """A private table whose second seat is empty: what is awaited is the friend, whoever
     moves first once they are here (that stays in the detail)."""
-    if not ctx["my_turn"]:
+    # A seeded hand is dealt only once both seeds are in, but who opens it is known already.
+    opens = view["seat"] != view["dealer"] if view["phase"] == "shuffling" else ctx["my_turn"]
+    if view["phase"] == "shuffling" and opens:
+        detail = _("Once they are here, you start: the cards are dealt from both your seeds.")
+    elif not opens:
         detail = _("Once they are here, your friend plays first.")
     elif view["phase"] == "upcard_offer":
         top = display(view["discard_pile"][-1])

@@ -49,6 +49,7 @@
       stock: rect(document.querySelector("#pile .stock .card")),
       pile: rect(document.querySelector("#pile .discard .card")),
       turn: !!document.querySelector("#status.your-turn"),
+      shuffling: !!document.querySelector("#pile[hidden]"),
       result: !!document.querySelector("#result:not([hidden]) .headline"),
       handNumber: document.querySelector("#scores .hand-no dd") ? numbers("#scores .hand-no dd")[0] : null,
       scores: numbers("#scores .score:not(.target):not(.hand-no) dd strong"),
@@ -169,7 +170,8 @@
     before = null;
     if (!old) return;
     var now = snapshot();
-    if (now.handNumber !== old.handNumber && now.hand) deal();
+    // A new hand, or (the seeded deal) the hand that was shuffling while no card was out.
+    if (now.hand && (now.handNumber !== old.handNumber || old.shuffling)) deal();
     else if (now.result && !old.result) reveal(old);
     else moves(old);
     scores(old);

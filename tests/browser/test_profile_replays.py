@@ -24,7 +24,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # The simplest play there is: knock or go gin when possible, pass the upcard, draw from the
 # stock and throw the first card allowed. Every hand ends: a knock, or the stock runs down.
-PREFERENCE = ("gin", "big_gin", "knock", "pass", "take_upcard", "draw", "discard", "next_hand")
+PREFERENCE = (
+    "seed",
+    "gin",
+    "big_gin",
+    "knock",
+    "pass",
+    "take_upcard",
+    "draw",
+    "discard",
+    "next_hand",
+)
 
 
 def _play_hands(alice: User, bob: User, hands: int) -> Match:

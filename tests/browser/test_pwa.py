@@ -16,6 +16,7 @@ from games import services
 from games.engine import PRESETS
 from games.models import Match
 from ginsite import pwa
+from tests import seeds
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 from tests.browser.table_helpers import ARTIFACTS, off_thread, sign_in, table_in
 from tests.games.live_helpers import lobby_match
@@ -324,6 +325,7 @@ def test_a_hidden_tab_shows_1_and_a_dot_while_it_is_your_move(
 ):
     sign_in(context, base, alice)
     match = off_thread(lobby_match, alice, bob)
+    off_thread(seeds.deal, match)
     page = context.new_page()
     page.goto(f"{base}/games/{match.public_id}/")
     page.evaluate(HIDDEN_TAB)

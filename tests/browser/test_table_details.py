@@ -137,6 +137,8 @@ def test_the_invitation_folds_away_once_both_seats_are_taken(browser: Browser, b
         expect(invite).not_to_have_attribute("open", "", timeout=10_000)
         box = invite.bounding_box()
         assert box is not None and box["height"] < 60
+        # Both pages send their seeds by themselves, and the hand is dealt to the host.
+        expect(host.locator("#hand .hand-cards > li")).to_have_count(10, timeout=10_000)
         # Presence, offers and the invitation sit below the felt: the host's whole playing
         # surface, with the upcard buttons, is in the first screen.
         host.evaluate("window.scrollTo(0, 0)")

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from games import access, private, services
+from tests import seeds
 from tests.browser.table_helpers import (
     ARTIFACTS,
     SIZES,
@@ -102,6 +103,7 @@ def _resigned_with_an_offer(alice: User, bob: User) -> str:
     services.submit(match, 0, {"type": "take_upcard"}, match.version)
     services.submit(match, 0, {"type": "knock", "card": "KD"}, match.version)
     services.submit(match, 1, {"type": "next_hand"}, match.version)
+    seeds.deal(match)  # the second hand is dealt before bob resigns it
     services.resign(match, 1, match.version)
     services.make_offer(match, 0, "rematch", match.version)
     return match.public_id
@@ -148,6 +150,7 @@ def test_the_way_on_after_a_resignation_is_under_the_hand(
     context: BrowserContext, base: str, alice: User, bob: User
 ):
     match = off_thread(lambda: lobby_match(alice, bob))
+    off_thread(lambda: seeds.deal(match))  # resigned with the cards dealt
     off_thread(lambda: services.resign(match, 1, match.version))
     sign_in(context, base, alice)
     page = context.new_page()
