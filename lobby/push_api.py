@@ -13,21 +13,31 @@ from lobby import push
 from lobby.models import PushSubscription
 
 router = Router()
+# No NUL in any text: the schema says so, as the rest of the API does (ginsite.apikit.Body).
+NO_NUL = r"^[^\x00]*$"
 
 
 class Keys(Body):
-    p256dh: str = Field(max_length=200, description="The browser's P-256 public key, base64url.")
-    auth: str = Field(max_length=100, description="The 16-byte auth secret, base64url.")
+    p256dh: str = Field(
+        max_length=200, pattern=NO_NUL, description="The browser's P-256 public key, base64url."
+    )
+    auth: str = Field(
+        max_length=100, pattern=NO_NUL, description="The 16-byte auth secret, base64url."
+    )
 
 
 class SubscriptionIn(Body):
     endpoint: str = Field(
         max_length=push.MAX_ENDPOINT_CHARS,
+        pattern=NO_NUL,
         description="The push service's URL for this device (https), as the browser gives it.",
     )
     keys: Keys
     device: str = Field(
-        "", max_length=80, description="A name to tell the device apart; blank: from User-Agent."
+        "",
+        max_length=80,
+        pattern=NO_NUL,
+        description="A name to tell the device apart; blank: from User-Agent.",
     )
 
 
