@@ -15,6 +15,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from games.api import router as games_router
+from games.api_messages import router as messages_router
 from ginsite.apikit import (
     CODES_BY_STATUS,
     ApiError,
@@ -110,3 +111,4 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 api.add_router("", lobby_router)
 api.add_router("", players_router)
 api.add_router("", games_router)
+api.add_router("", messages_router)
