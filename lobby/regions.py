@@ -90,7 +90,11 @@ def players_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
 def friends_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     """The players this user follows, online ones first, with a one-click challenge each."""
     rows = friends.friends(user, now)
-    return {"friends": rows, "friends_online": sum(1 for row in rows if row["online"])}
+    return {
+        "friends": rows,
+        "friends_online": sum(1 for row in rows if row["online"]),
+        "me_busy": user.pk in presence.busy_user_ids(now),
+    }
 
 
 def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
