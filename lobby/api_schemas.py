@@ -179,7 +179,10 @@ class Hello(Schema):
 
 
 class Event(Schema):
-    type: Literal["challenge", "presence", "match"]
+    type: Literal["challenge", "presence", "match", "message"] = Field(
+        description="`message`: a quick message in one of your matches (`data`: `match`, "
+        "`seat`, `from`, `message` id, `mine`)."
+    )
     seq: int
     at: datetime
     data: dict[str, Any]
