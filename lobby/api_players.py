@@ -24,7 +24,10 @@ router = Router()
 class SearchQuery(Schema):
     q: str = Field(
         description="The start of a display name, 2 to 24 characters; case, width and "
-        "look-alike letters do not matter (a Cyrillic а finds an a)."
+        "look-alike letters do not matter (a Cyrillic а finds an a).",
+        # No NUL: the schema says so too, so that a client (and schemathesis) knows it is
+        # refused (400 malformed, as every NUL in a request is).
+        pattern=r"^[^\x00]*$",
     )
 
 

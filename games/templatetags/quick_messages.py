@@ -16,7 +16,10 @@ register = template.Library()
 @register.inclusion_tag("games/_quick_messages.html", takes_context=True)
 def quick_messages_panel(context: template.Context) -> dict[str, Any]:
     match = context.get("match")
-    if match is None or context.get("local") or not quick_messages.available(match):
+    # A private table shows the panel while the second seat is still open too: the page stays
+    # loaded when the friend sits down (the panel is no pushed region), and a message sent
+    # before then is refused with the reason.
+    if match is None or context.get("local") or match.kind not in quick_messages.KINDS:
         return {"shown": False}
     spectator = bool(context.get("spectator"))
     seat = None if spectator else context.get("seat")
