@@ -16,6 +16,7 @@ from games import quick_messages, services
 from games.models import MessageMute
 
 from .live_helpers import lobby_match, signed_in
+from .test_private import current, guest_joins, hosted_by
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -147,3 +148,18 @@ def test_the_bubble_is_in_the_readers_language(match: Match, bob: User) -> None:
     with translation.override("de"):
         html = quick_messages.bubble(match.pk, 1, bob, 0, "good_game")
     assert "Gutes Spiel" in html and "Good game" not in html
+
+
+def test_at_a_private_table_they_wait_for_the_friend_then_a_guest_may_send(
+    alice: User, told: list[tuple[int, str]]
+) -> None:
+    table, match = hosted_by(alice)
+    host = signed_in(alice)
+    html = host.get(f"/games/{match.public_id}/").content.decode()
+    assert 'id="quick-messages"' in html  # shown before the friend sits down...
+    waiting = _say(host, match, "good_luck")
+    assert waiting.status_code == 403  # ...and refused until then, with the reason
+    assert "between two people" in waiting.content.decode()
+    guest = guest_joins(table)
+    assert _say(guest, current(table), "good_luck").status_code == 204
+    assert told == [(1, "good_luck")]
