@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import access, events, presence, readers
+from games import access, events, presence, quick_messages, readers
 from games.models import Match
 from games.regions import render_update
 from ginsite.dbwork import in_thread
@@ -161,6 +161,21 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
     async def match_updated(self, event: dict[str, Any]) -> None:
         """Something changed (a move, presence, an offer): push what changed for this seat."""
         await self.push()
+
+    async def match_quick_message(self, event: dict[str, Any]) -> None:
+        """A player said a quick message: this reader's bubble, unless they muted the match."""
+        assert self.reader is not None
+        html = await in_thread(in_language)(
+            self.language,
+            quick_messages.bubble,
+            self.reader.match_pk,
+            self.reader.seat,
+            self.scope.get("user"),
+            int(event.get("seat", 0)),
+            str(event.get("message", "")),
+        )
+        if html:
+            await self.send(text_data=html)
 
     async def push(self, *, full: bool = False) -> bool:
         """Send what changed since the last push. False when the match no longer exists: the

@@ -333,6 +333,24 @@ class HandOrder(models.Model):
         return f"hand order of {self.seat_id}: {self.sort}"
 
 
+class MessageMute(models.Model):
+    """One reader of a match who muted its quick messages (``games.quick_messages``): a seat
+    (``"seat:0"``, ``"seat:1"``) or a signed-in watcher (``"user:<id>"``). Their table shows
+    no bubble and their event stream gets no message event of this match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    reader = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "reader"], name="mute_once_per_reader"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reader} muted {self.match_id}"
+
+
 def seats_with_players() -> models.Prefetch:
     """A match's seats with their accounts and profiles (the names they show) in one query, a
     join, instead of one query each for the seats, the accounts and the profiles."""

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from . import views
+from . import quick_message_views, views
 from .lesson import views as lesson
 
 app_name = "games"
@@ -30,5 +30,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<str:public_id>/offer", views.offer, name="offer"),
     path("<str:public_id>/answer", views.answer, name="answer"),
     path("<str:public_id>/claim", views.claim, name="claim"),
+    path("<str:public_id>/messages", quick_message_views.send, name="quick_message"),
+    path("<str:public_id>/messages/mute", quick_message_views.mute, name="quick_mute"),
     path("<str:public_id>/replay/<int:hand>/", views.replay, name="replay"),
 ]

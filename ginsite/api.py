@@ -15,6 +15,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from games.api import router as games_router
+from games.api_messages import router as messages_router
 from ginsite.apikit import (
     CODES_BY_STATUS,
     ApiError,
@@ -24,6 +25,7 @@ from ginsite.apikit import (
 from ginsite.refusals import Refused
 from lobby.api import router as lobby_router
 from lobby.api_auth import SessionAuth, TokenAuth
+from lobby.api_players import router as players_router
 from lobby.push_api import router as push_router
 
 __all__ = ["api", "not_found_view"]
@@ -108,5 +110,7 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 
 api.add_router("", lobby_router)
+api.add_router("", players_router)
 api.add_router("", games_router)
 api.add_router("", push_router)
+api.add_router("", messages_router)

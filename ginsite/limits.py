@@ -49,3 +49,15 @@ def over(ident: str, limit: int, window: int) -> int | None:
     the seconds until the window ends (what to put in ``Retry-After``)."""
     count, retry = hit(ident, window)
     return retry if count > limit else None
+
+
+def cooldown(ident: str, seconds: int) -> int | None:
+    """At most one of ``ident`` per ``seconds``, however the windows fall: None (and the
+    quiet time starts now) when none is running, else the whole seconds left of it (at
+    least 1, what to put in ``Retry-After``)."""
+    key = f"cooldown:{ident}"
+    until = time.time() + seconds
+    if cache.add(key, until, timeout=seconds):
+        return None
+    held = cache.get(key)
+    return max(1, math.ceil(float(held) - time.time())) if held is not None else 1

@@ -22,6 +22,7 @@ from games.stats import player_stats
 from ginsite.apikit import ERRORS, Error, user_of
 from lobby import completion, event_feeds, event_log, presence, tokens
 from lobby import services as lobby_services
+from lobby.api_players import public_record
 from lobby.api_schemas import (
     ChallengeIn,
     ChallengeOut,
@@ -100,14 +101,17 @@ def players_online(request: HttpRequest) -> list[dict[str, Any]]:
 
 @router.get("/players/{username}", response={200: PlayerProfile, ERRORS: Error}, tags=["players"])
 def player(request: HttpRequest, username: str) -> dict[str, Any]:
-    """A player's public profile: name, whether they are in the lobby, statistics."""
+    """A player's public profile: name, whether they are in the lobby, statistics, the record
+    in the lobby and recent lobby matches, your head-to-head record and whether you follow."""
     other = lobby_services.player_named(username)
-    hidden = other.pk in presence.hidden_from(user_of(request).pk)
+    viewer = user_of(request)
+    hidden = other.pk in presence.hidden_from(viewer.pk)
     return {
         **event_feeds.person_json(other),
         "online": not hidden and presence.is_online(other.pk),
         "stats": player_stats(other),
         "completion": completion.of(other.pk),
+        **public_record(viewer, other),
     }
 
 

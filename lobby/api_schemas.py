@@ -10,6 +10,7 @@ from ninja import Field, Schema
 
 from ginsite.apikit import Body, Preset, Target
 from lobby import completion, event_log
+from lobby.api_players import HeadToHead, PresetRecord, PublicMatch
 
 
 class Person(Schema):
@@ -54,6 +55,15 @@ class PlayerProfile(Person):
     online: bool
     stats: Stats
     completion: int | None = _completion_field()
+    record: list[PresetRecord] = Field(description="Wins and losses in the lobby, per preset.")
+    recent_matches: list[PublicMatch] = Field(
+        description="The latest lobby matches, newest first (private tables, lessons and "
+        "matches against Bea are never listed)."
+    )
+    head_to_head: HeadToHead | None = Field(
+        description="Your wins and losses against this player in the lobby; null on your own."
+    )
+    following: bool = Field(description="You follow this player (and no block stands between).")
 
 
 ReasonName = Literal["later", "rules", "target", "not_interested"]
@@ -169,7 +179,10 @@ class Hello(Schema):
 
 
 class Event(Schema):
-    type: Literal["challenge", "presence", "match"]
+    type: Literal["challenge", "presence", "match", "message"] = Field(
+        description="`message`: a quick message in one of your matches (`data`: `match`, "
+        "`seat`, `from`, `message` id, `mine`)."
+    )
     seq: int
     at: datetime
     data: dict[str, Any]

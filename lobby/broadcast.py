@@ -16,7 +16,8 @@ from games.models import Match
 from ginsite.pushes import group_send_after_commit
 
 LOBBY_GROUP = "lobby"
-REGIONS: tuple[str, ...] = ("players", "challenges", "seeks", "matches")
+# "friends" first: the page shows the friends online before everything else.
+REGIONS: tuple[str, ...] = ("friends", "players", "challenges", "seeks", "matches")
 
 
 def user_group(user_id: int) -> str:
@@ -25,8 +26,13 @@ def user_group(user_id: int) -> str:
 
 
 def publish(regions: Iterable[str]) -> None:
-    """After the commit, tell every lobby page which regions to re-render."""
-    group_send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "regions": sorted(set(regions))})
+    """After the commit, tell every lobby page which regions to re-render. Whatever changes
+    who is in the players list (someone came, left, started a match) changes the friends
+    online too."""
+    names = set(regions)
+    if "players" in names:
+        names.add("friends")
+    group_send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "regions": sorted(names)})
 
 
 def send_to_match(user_ids: Iterable[int], match: Match) -> None:

@@ -15,9 +15,9 @@ from typing import Any
 
 from django.db import transaction
 
-from games import access, readers
+from games import access, quick_messages, readers
 from games.events import MatchChanged
-from games.models import Match
+from games.models import Match, Seat
 from ginsite.apikit import api_time
 from lobby import event_log
 from lobby.models import Challenge, display_name_of
@@ -139,3 +139,29 @@ def match_changed(change: MatchChanged, match: Match | None = None) -> None:
             delivered = event_log.match_data(payload, seat, match.status, view)
         entries.append(event_log.Entry(user_id, "match", payload, delivered))
     event_log.record_all(entries)
+
+
+# --- Quick messages -----------------------------------------------------------------------------
+
+
+def quick_message(match: Match, seat: int, message: str) -> None:
+    """A player said a quick message (``games.quick_messages``): each player of the match who
+    has an account and did not mute it hears of it, the sender too (their other devices)."""
+    muted = quick_messages.muted_readers(match.pk)
+    seats = list(match.seats.all())
+    sender = next((s for s in seats if s.number == seat), None)
+    payload = {
+        "match": match.public_id,
+        "seat": seat,
+        "from": sender.user.get_username() if sender and sender.user else None,
+        "message": message,
+    }
+    event_log.record_all(
+        [
+            event_log.Entry(s.user_id, "message", {**payload, "mine": s.number == seat})
+            for s in seats
+            if s.user_id is not None
+            and s.kind == Seat.Kind.PLAYER
+            and quick_messages.reader_key(s.number, None) not in muted
+        ]
+    )

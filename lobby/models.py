@@ -137,6 +137,30 @@ class Block(models.Model):
         return f"{self.blocker_id} blocks {self.blocked_id}"
 
 
+class Follow(models.Model):
+    """``follower`` follows ``followed``: a friend in the follower's lobby and friends list.
+    A block between the two, either way, overrides it (``lobby.friends``): never shown."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows_made"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~Q(follower=models.F("followed")), name="follow_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
 class Challenge(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("Open")

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from games.forms import PRESET_NAMES
 from games.models import Match, Seat
 from games.services import TARGETS
-from lobby import completion, presence
+from lobby import completion, friends, presence
 from lobby.broadcast import REGIONS
 from lobby.models import Challenge, Seek, display_name_of
 from lobby.services import ANSWER_SHOWN
@@ -84,6 +84,16 @@ def players_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
         "players": players,
         "me_busy": user.pk in listed.busy,
         "completion_last": completion.LAST,
+    }
+
+
+def friends_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
+    """The players this user follows, online ones first, with a one-click challenge each."""
+    rows = friends.friends(user, now)
+    return {
+        "friends": rows,
+        "friends_online": sum(1 for row in rows if row["online"]),
+        "me_busy": user.pk in presence.busy_user_ids(now),
     }
 
 
@@ -210,6 +220,7 @@ def matches_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
 
 
 BUILDERS = {
+    "friends": friends_context,
     "players": players_context,
     "challenges": challenges_context,
     "seeks": seeks_context,

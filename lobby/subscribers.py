@@ -19,7 +19,7 @@ from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.http import HttpRequest
 
-from games import access, events, guests
+from games import access, events, guests, quick_messages
 from games.events import MatchChanged
 from games.models import Match
 from ginsite.pushes import credentials_ended
@@ -46,6 +46,10 @@ def on_match_changed(
     regions = _REGIONS_BY_REASON.get(change.reason)
     if change.kind == Match.Kind.LOBBY and regions:
         publish(regions)
+
+
+def on_quick_message(sender: Any, match: Match, seat: int, message: str, **kwargs: Any) -> None:
+    event_feeds.quick_message(match, seat, message)
 
 
 def on_table_opened(sender: Any, user: Any, channel: str, **kwargs: Any) -> None:
@@ -140,6 +144,7 @@ def connect() -> None:
         notifications.on_challenge_saved, sender=Challenge, dispatch_uid="lobby.push_challenge"
     )
     events.table_opened.connect(on_table_opened, dispatch_uid="lobby.table_opened")
+    quick_messages.sent.connect(on_quick_message, dispatch_uid="lobby.quick_message")
     events.table_alive.connect(on_table_alive, dispatch_uid="lobby.table_alive")
     events.table_closed.connect(on_table_closed, dispatch_uid="lobby.table_closed")
     post_save.connect(on_user_saved, sender=settings.AUTH_USER_MODEL, dispatch_uid="lobby.profile")

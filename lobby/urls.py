@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from lobby import views
+from lobby import player_views, views
 
 app_name = "lobby"
 
-# Mounted at the site root: the account pages live at /settings/ and /players/<username>/,
+# Mounted at the site root: the account pages live at /settings/, /players/ (search),
+# /players/<username>/ and /friends/,
 # the lobby at /lobby/.
 urlpatterns: list[URLPattern | URLResolver] = [
     path("settings/", views.account_settings, name="settings"),
@@ -18,7 +19,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("settings/devices/<int:pk>/remove", views.remove_device, name="remove_device"),
     path("settings/sign-out-elsewhere", views.sign_out_elsewhere, name="sign_out_elsewhere"),
-    path("players/<str:username>/", views.player, name="player"),
+    path("players/", player_views.search, name="search"),
+    path("friends/", player_views.friends_page, name="friends"),
+    path("players/<str:username>/", player_views.player, name="player"),
+    path("players/<str:username>/follow", player_views.follow, name="follow"),
+    path("players/<str:username>/unfollow", player_views.unfollow, name="unfollow"),
     path("players/<str:username>/block", views.block_player, name="block"),
     path("players/<str:username>/unblock", views.unblock_player, name="unblock"),
     path("lobby/", views.lobby, name="lobby"),

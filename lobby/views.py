@@ -25,14 +25,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import history
-from games.forms import PRESET_NAMES
 from games.models import Match
-from games.services import TARGETS
-from games.stats import player_stats
 from ginsite.htmx import go_to
 from ginsite.refusals import Refused
-from lobby import completion, presence, push, sign_out, tokens
+from lobby import presence, push, sign_out, tokens
 from lobby import regions as lobby_regions
 from lobby import services as lobby_services
 from lobby.broadcast import REGIONS
@@ -156,31 +152,6 @@ def sign_out_elsewhere(request: HttpRequest) -> HttpResponse:
         _("You are signed out everywhere else. Your API tokens still work: revoke them below."),
     )
     return redirect("lobby:settings")
-
-
-@require_GET
-def player(request: HttpRequest, username: str) -> HttpResponse:
-    user = _get_player(username)
-    is_me = user == request.user
-    # A player's own matches: matches against Bea are nobody else's business.
-    page, rows = history.page_of(user, request.GET.get("page")) if is_me else (None, [])
-    ctx = {
-        "match_page": page,
-        "match_rows": rows,
-        "player": user,
-        "profile": ensure_profile(user),
-        "stats": player_stats(user),
-        "completion": completion.of(user.pk),
-        "completion_last": completion.LAST,
-        "is_me": is_me,
-        "i_blocked": (
-            request.user.is_authenticated and lobby_services.has_blocked(request.user, user)  # type: ignore[arg-type]
-        ),
-        # The challenge form on the profile page offers what the lobby's does.
-        "presets": list(PRESET_NAMES.items()),
-        "targets": TARGETS,
-    }
-    return render(request, "lobby/player.html", ctx)
 
 
 # --- The lobby ------------------------------------------------------------------------------------

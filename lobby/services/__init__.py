@@ -4,8 +4,8 @@ call, so that an action has the same checks, limits, presence and events whichev
 
 The adapters find what a request names with the lookups here (``challenge_for``, ``seek_for``,
 ``player_named``), call one action, and turn a ``ginsite.refusals.Refused`` into their answer.
-By what it changes: ``challenges``, ``seeks``, ``blocks``; what a match between two players
-needs checked and done, ``pairing``. Who is in the lobby is ``lobby.presence``.
+By what it changes: ``challenges``, ``seeks``, ``blocks``, ``follows``; what a match between
+two players needs checked and done, ``pairing``. Who is in the lobby is ``lobby.presence``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from .challenges import (
     challenge_for,
     decline_challenge,
 )
+from .follows import follow, follows, unfollow
 from .pairing import player_named
 from .seeks import accept_seek, cancel_seek, post_seek, seek_for
 
@@ -38,9 +39,12 @@ __all__ = [
     "challenge",
     "challenge_for",
     "decline_challenge",
+    "follow",
+    "follows",
     "has_blocked",
     "player_named",
     "post_seek",
     "seek_for",
     "unblock",
+    "unfollow",
 ]

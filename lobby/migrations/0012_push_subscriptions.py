@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('lobby', '0010_name_keys_without_accents'),
+        ('lobby', '0011_follows'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,76 @@
+"""Quick messages in the JSON API: a seat says one of the fixed phrases, any reader mutes a
+match's messages. ``games.quick_messages`` decides; the messages reach the players' event
+streams as ``message`` events and the tables as bubbles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Field, Router, Schema
+
+from games import access, quick_messages
+from ginsite.apikit import ERRORS, ApiError, Error, user_of
+
+router = Router()
+
+_IDS = ", ".join(f"`{key}`" for key in quick_messages.MESSAGES)
+
+
+class MessageIn(Schema):
+    message: str = Field(
+        description=f"One of {_IDS}; any other id is refused (422 `unknown_message`).",
+        examples=["good_luck"],
+    )
+
+
+class MessageOut(Schema):
+    match: str
+    seat: int
+    message: str
+    text: str = Field(description="The phrase in English (each reader's table shows their own).")
+
+
+class MuteIn(Schema):
+    muted: bool
+
+
+class MuteOut(Schema):
+    match: str
+    muted: bool
+
+
+def _asker(request: HttpRequest, match_id: str) -> access.Asker:
+    asker = access.find(match_id, access.of_account(user_of(request)))
+    if asker is None or not asker.at_table:
+        raise ApiError(404, "not_found", "There is no such match.")
+    return asker
+
+
+@router.post(
+    "/matches/{match_id}/messages", response={200: MessageOut, ERRORS: Error}, tags=["messages"]
+)
+def send_message(request: HttpRequest, match_id: str, body: MessageIn) -> dict[str, Any]:
+    """Say a quick message to the table (a match between two people, as one of its players):
+    both players see it; one per 3 seconds (429 with `Retry-After` sooner); watchers may not
+    send (403)."""
+    asker = _asker(request, match_id)
+    quick_messages.send(asker.match, asker.seat, body.message)
+    return {
+        "match": asker.match.public_id,
+        "seat": asker.seat,
+        "message": body.message,
+        "text": str(quick_messages.MESSAGES[body.message]),
+    }
+
+
+@router.post(
+    "/matches/{match_id}/messages/mute", response={200: MuteOut, ERRORS: Error}, tags=["messages"]
+)
+def mute_messages(request: HttpRequest, match_id: str, body: MuteIn) -> dict[str, Any]:
+    """Mute (or unmute) this match's quick messages for you: no bubble at your table, no
+    `message` event on your stream."""
+    asker = _asker(request, match_id)
+    reader = quick_messages.reader_key(asker.seat, user_of(request))
+    quick_messages.set_muted(asker.match, reader, body.muted)
+    return {"match": asker.match.public_id, "muted": body.muted}

@@ -1,0 +1,132 @@
+"""A player's public record, for their page (``lobby.views.player``) and the API: wins and
+losses per preset, recent public matches and the head-to-head record of two players.
+
+Public means played in the lobby (``Match.Kind.LOBBY``), which anyone signed in may watch.
+Private tables, pass and play, lessons and matches against Bea are nobody else's business and
+count in none of these; a restarted match (replaced by agreement) counts for nobody. No cards:
+the rows hold names, rules, scores and results only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import Count, F, Q, QuerySet
+
+from games.forms import PRESET_NAMES
+from games.models import Match, Seat, seats_with_players
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+RECENT = 10
+_UNPLAYED = (Match.Status.ACTIVE, Match.Status.RESTARTED)
+# A match without a winner (none such is kept now, but a row may say so) is neither.
+_WON = Q(number=F("match__winner_seat"))
+_LOST = Q(match__winner_seat__isnull=False) & ~_WON
+
+
+def _public() -> QuerySet[Match]:
+    return Match.objects.filter(kind=Match.Kind.LOBBY).exclude(status=Match.Status.RESTARTED)
+
+
+def _seats_of(user_id: int) -> QuerySet[Seat]:
+    return Seat.objects.filter(
+        user_id=user_id, kind=Seat.Kind.PLAYER, match__kind=Match.Kind.LOBBY
+    ).exclude(match__status__in=_UNPLAYED)
+
+
+def record(user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """Wins and losses per preset over the player's finished lobby matches, every preset
+    listed (0 and 0 when none was played), in the order the lobby offers them."""
+    rows = (
+        _seats_of(user.pk)
+        .values("match__rules__name")
+        .annotate(
+            won=Count("pk", filter=_WON),
+            lost=Count("pk", filter=_LOST),
+        )
+    )
+    counts = {row["match__rules__name"]: row for row in rows}
+    return [
+        {
+            "preset": preset,
+            "label": str(label),
+            "won": counts.get(preset, {}).get("won", 0),
+            "lost": counts.get(preset, {}).get("lost", 0),
+        }
+        for preset, label in PRESET_NAMES.items()
+    ]
+
+
+@dataclass(frozen=True)
+class PublicRow:
+    """One public match of a player's, as anyone may see it."""
+
+    public_id: str
+    opponent: str
+    opponent_username: str | None
+    preset: str
+    preset_label: str
+    target: int
+    mine: int
+    theirs: int
+    result: str  # "running", "won" or "lost"
+    status: str  # Match.Status
+    date: datetime
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.public_id,
+            "opponent": self.opponent,
+            "opponent_username": self.opponent_username,
+            "rules": self.preset,
+            "target": self.target,
+            "score": {"mine": self.mine, "theirs": self.theirs},
+            "result": self.result,
+            "status": self.status,
+            "created_at": self.date,
+        }
+
+
+def recent_matches(user: AbstractBaseUser, limit: int = RECENT) -> list[PublicRow]:
+    """The player's latest lobby matches, running ones included (anyone may watch those)."""
+    matches = (
+        _public()
+        .filter(seats__user=user, seats__kind=Seat.Kind.PLAYER)
+        .prefetch_related(seats_with_players())
+        .distinct()
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    return [_row(match, user.pk) for match in matches]
+
+
+def _row(match: Match, user_id: int) -> PublicRow:
+    seats = {s.number: s for s in match.seats.all()}
+    seat = next(n for n, s in seats.items() if s.user_id == user_id)
+    other = seats[1 - seat]
+    scores = list(match.scores or [0, 0])
+    preset = str(match.rules.get("name", ""))
+    return PublicRow(
+        public_id=match.public_id,
+        opponent=other.display_name,
+        opponent_username=other.user.get_username() if other.user is not None else None,
+        preset=preset,
+        preset_label=str(PRESET_NAMES.get(preset, preset)),
+        target=int(match.rules.get("target", 0)),
+        mine=scores[seat],
+        theirs=scores[1 - seat],
+        result="running" if match.is_active else "won" if match.winner_seat == seat else "lost",
+        status=match.status,
+        date=match.created_at,
+    )
+
+
+def head_to_head(user: AbstractBaseUser, other: AbstractBaseUser) -> dict[str, int]:
+    """``user``'s wins and losses against ``other`` in finished lobby matches."""
+    theirs = Seat.objects.filter(user_id=other.pk, kind=Seat.Kind.PLAYER).values("match_id")
+    rows = _seats_of(user.pk).filter(match_id__in=theirs)
+    counts = rows.aggregate(won=Count("pk", filter=_WON), lost=Count("pk", filter=_LOST))
+    return {"won": counts["won"], "lost": counts["lost"]}

@@ -1,0 +1,82 @@
+"""Finding players and the friends list: what the lobby page, the player search and the API
+read about other players.
+
+A search matches display names by prefix through the name key (``ginsite.names.key``), so
+case, width and look-alike letters do not matter ("аl" with a Cyrillic а finds alice). A block
+either way hides a pair from each other here as in the lobby (``presence.hidden_from``), and
+overrides a follow: the friends list never shows someone blocked or blocking.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ginsite import names
+from ginsite.refusals import Refused
+from lobby import presence
+from lobby.models import Follow, display_name_of
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+MAX_RESULTS = 20
+
+
+def search_query(raw: str) -> str:
+    """The search as a name key, or ``Refused`` for a search no name could match."""
+    # Length first: a search of 10,000 characters is refused before any work on it.
+    if len(raw) > names.MAX_CHARS * 2:
+        raise Refused(_("Search for at most %(n)s characters.") % {"n": names.MAX_CHARS})
+    query = names.normalise(raw)
+    if len(query) < names.MIN_CHARS:
+        raise Refused(_("Type at least %(n)s characters of a name.") % {"n": names.MIN_CHARS})
+    if len(query) > names.MAX_CHARS:
+        raise Refused(_("Search for at most %(n)s characters.") % {"n": names.MAX_CHARS})
+    return names.key(query)
+
+
+def search(viewer: AbstractBaseUser, raw: str) -> list[Any]:
+    """Active players whose display name starts with ``raw`` (as the name key sees it), by
+    name, at most MAX_RESULTS; nobody hidden from ``viewer`` by a block."""
+    key = search_query(raw)
+    return list(
+        get_user_model()
+        .objects.filter(is_active=True, profile__name_key__startswith=key)
+        .exclude(pk__in=presence.hidden_from(viewer.pk))
+        .select_related("profile")
+        .order_by("profile__display_name")[:MAX_RESULTS]
+    )
+
+
+def followed_ids(viewer_id: int) -> set[int]:
+    """Whom ``viewer_id`` follows and may see: a block either way overrides the follow."""
+    ids = set(Follow.objects.filter(follower_id=viewer_id).values_list("followed_id", flat=True))
+    return ids - presence.hidden_from(viewer_id) if ids else ids
+
+
+def friends(viewer: AbstractBaseUser, now: datetime | None = None) -> list[dict[str, Any]]:
+    """The players ``viewer`` follows: online ones first (free before busy), then by name."""
+    now = now or timezone.now()
+    ids = followed_ids(viewer.pk)
+    if not ids:
+        return []
+    online = presence.online_user_ids(now) & ids
+    busy = presence.busy_user_ids(now) & online
+    users = get_user_model().objects.filter(pk__in=ids, is_active=True).select_related("profile")
+    rows = [
+        {
+            "user": user,
+            "name": display_name_of(user),
+            "username": user.get_username(),
+            "online": user.pk in online,
+            "busy": user.pk in busy,
+        }
+        for user in users
+    ]
+    rows.sort(key=lambda r: (not r["online"], r["busy"], r["name"].lower()))
+    return rows
