@@ -1,6 +1,7 @@
 """What a player hears of on their devices when no page of theirs is open (Web Push).
 
-Two subscribers, connected in ``lobby.subscribers.connect``: a challenge sent to a player, and
+Two subscribers, connected in ``lobby.subscribers.connect``: a challenge sent to a player (said
+so when it comes from a player they follow), and
 a rematch offered to them at the end of a match (``games.events.OFFERED``). Each notice is
 written in the recipient's language (their profile's, else the site's) and sent after the
 commit by ``lobby.push_delivery``, which also skips a player who has a page or stream open.
@@ -20,7 +21,7 @@ from games import events
 from games.events import MatchChanged
 from games.forms import PRESET_NAMES
 from games.models import Match, Offer, Seat
-from lobby.models import Challenge, display_name_of, ensure_profile
+from lobby.models import Challenge, Follow, display_name_of, ensure_profile
 from lobby.push_delivery import Notice, send
 
 # How long a push service keeps a rematch offer for a device that is offline.
@@ -36,11 +37,17 @@ def on_challenge_saved(sender: Any, instance: Challenge, created: bool, **kwargs
         return
     challenged = instance.challenged
     seconds = int((instance.expires_at - timezone.now()).total_seconds())
+    followed = Follow.objects.filter(follower=challenged, followed=instance.challenger_id).exists()
     with translation.override(_language(challenged)):
         preset = PRESET_NAMES.get(instance.preset, instance.preset)
         rules = {"rules": preset, "target": instance.target}
+        name = {"name": display_name_of(instance.challenger)}
         notice = Notice(
-            title=_("%(name)s challenges you") % {"name": display_name_of(instance.challenger)},
+            title=(
+                _("%(name)s, whom you follow, challenges you") % name
+                if followed
+                else _("%(name)s challenges you") % name
+            ),
             body=_("%(rules)s to %(target)s points: accept or decline it in the lobby.") % rules,
             url=reverse("lobby:lobby"),
             tag=f"challenge-{instance.pk}",

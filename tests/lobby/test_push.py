@@ -19,7 +19,8 @@ from py_vapid import Vapid02
 from games import services as game_services
 from lobby import presence, push, push_delivery
 from lobby import services as lobby_services
-from lobby.models import PushSubscription
+from lobby.models import Presence, PushSubscription
+from lobby.services.follows import follow
 from tests.games.conftest import ALICE_KNOCKS, stacked
 from tests.games.live_helpers import lobby_match
 from tests.lobby.lobby_helpers import online
@@ -103,6 +104,19 @@ def test_a_rematch_offer_is_pushed_once_in_the_players_language_without_a_card(
     assert len(service.received) == 1
 
 
+def test_a_challenge_from_a_followed_player_says_so(
+    service: PushService, alice: User, bob: User
+) -> None:
+    _subscribe(alice, service.device())
+    online(alice, bob)
+    follow(alice, bob)
+    Presence.objects.filter(user=alice).delete()
+    presence.seen_over_http(alice)
+    lobby_services.challenge(bob, alice, "standard", 100)
+    [received] = _pushes(service, 1)
+    assert received.payload["title"] == "bob, whom you follow, challenges you"
+
+
 def test_nothing_is_pushed_while_a_page_of_the_player_is_connected(
     service: PushService, alice: User, bob: User, carol: User
 ) -> None:
@@ -112,8 +126,7 @@ def test_nothing_is_pushed_while_a_page_of_the_player_is_connected(
     assert push_delivery.wait_idle()
     assert service.received == []
     # Her page closed long ago; a request of hers still keeps her in the lobby.
-    presence.left(f"test-page-{alice.pk}")
-    presence.Presence.objects.filter(user=alice).delete()
+    Presence.objects.filter(user=alice).delete()
     presence.seen_over_http(alice)
     lobby_services.challenge(carol, alice, "standard", 100)
     [received] = _pushes(service, 1)
