@@ -26,6 +26,7 @@ from ginsite.refusals import Refused
 from lobby.api import router as lobby_router
 from lobby.api_auth import SessionAuth, TokenAuth
 from lobby.api_players import router as players_router
+from lobby.push_api import router as push_router
 
 __all__ = ["api", "not_found_view"]
 
@@ -111,4 +112,5 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 api.add_router("", lobby_router)
 api.add_router("", players_router)
 api.add_router("", games_router)
+api.add_router("", push_router)
 api.add_router("", messages_router)

@@ -225,6 +225,8 @@ def worker_config() -> dict[str, Any]:
         "assets": assets,
         "offline": pages,
         "defaultLanguage": settings.LANGUAGE_CODE,
+        # A notification's picture (Web Push, the worker's "push" handler).
+        "icon": staticfiles_storage.url("icons/icon-192.png"),
     }
 
 

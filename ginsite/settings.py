@@ -372,6 +372,17 @@ if API_RATE_WINDOW <= 0 or CHALLENGE_LIMIT_WINDOW <= 0 or BEA_MATCH_LIMIT_WINDOW
         "API_RATE_WINDOW, CHALLENGE_LIMIT_WINDOW and BEA_MATCH_LIMIT_WINDOW must be more than 0"
     )
 
+# Web Push (README, "Configuration"): the site signs its pushes with this VAPID private key
+# (base64url, from `python manage.py make_vapid_keys`); the public key browsers subscribe with
+# is derived from it. Without one, no push is sent and Settings says notifications are off.
+VAPID_PRIVATE_KEY = envstr("VAPID_PRIVATE_KEY")
+VAPID_SUBJECT = envstr("VAPID_SUBJECT", "mailto:admin@localhost")
+# Push services are reached over https only; the tests' stand-in listens on plain http on
+# loopback, which this allows (never in production).
+PUSH_ALLOW_LOOPBACK_HTTP = envbool("PUSH_ALLOW_LOOPBACK_HTTP", False)
+# Seconds to wait before each retry of a push the service answered 5xx, 429 or not at all.
+PUSH_RETRY_DELAYS = (1.0, 5.0, 30.0)
+
 # Bea's pause before each of her actions, in milliseconds: what a player sees as her thinking.
 BEA_PAUSE_MS = envint("BEA_PAUSE_MS", 700)
 # Each server process sweeps the outbox for changes whose process died before announcing them.

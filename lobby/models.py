@@ -323,3 +323,32 @@ class PlayerEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}#{self.seq} {self.kind}"
+
+
+# --- Web Push -------------------------------------------------------------------------------------
+
+
+class PushSubscription(models.Model):
+    """One device (a browser's push subscription) a player turned notifications on for.
+
+    ``endpoint`` is the push service's address for that browser; ``p256dh`` and ``auth`` are the
+    browser's keys the payload is encrypted with (RFC 8291), both base64url as the browser gives
+    them. The push service answering 404 or 410 means the browser dropped it: the row goes too.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=2000, unique=True)
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=40)
+    # What the player sees in Settings to tell their devices apart ("Chrome on Android").
+    device = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.device or self.endpoint[:40]}"

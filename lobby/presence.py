@@ -54,6 +54,14 @@ def is_online(user_id: int, now: datetime | None = None) -> bool:
     return Presence.objects.filter(user_id=user_id, last_seen__gt=cutoff).exists()
 
 
+def is_connected(user_id: int, now: datetime | None = None) -> bool:
+    """Whether a page or stream of ``user_id`` is open now (a socket, an event stream), as
+    opposed to a recent plain request: a notification is for a player who would not see it."""
+    cutoff = (now or timezone.now()) - PRESENCE_TTL
+    rows = Presence.objects.filter(user_id=user_id, last_seen__gt=cutoff)
+    return rows.exclude(channel_name=_http_channel(user_id)).exists()
+
+
 def hidden_from(user_id: int) -> set[int]:
     """The players ``user_id`` does not see in the lobby and is not seen by: those they
     blocked and those who blocked them. The one rule of the HTML lobby, the API and the
@@ -124,7 +132,11 @@ def seen(user: AbstractBaseUser, channel_name: str) -> bool:
 def seen_over_http(user: AbstractBaseUser) -> None:
     """A lobby page view, a form post or an API request counts as presence too, so the page
     works without JS and an API client is in the lobby while it acts there."""
-    seen(user, f"http:{user.pk}")
+    seen(user, _http_channel(user.pk))
+
+
+def _http_channel(user_id: int) -> str:
+    return f"http:{user_id}"
 
 
 def left(channel_name: str) -> None:

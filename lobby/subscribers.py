@@ -23,10 +23,10 @@ from games import access, events, guests, quick_messages
 from games.events import MatchChanged
 from games.models import Match
 from ginsite.pushes import credentials_ended
-from lobby import event_feeds, presence
+from lobby import event_feeds, notifications, presence
 from lobby.broadcast import publish
 from lobby.language import set_language_cookie
-from lobby.models import ensure_profile
+from lobby.models import Challenge, ensure_profile
 
 # --- From games ---------------------------------------------------------------------------------
 
@@ -138,6 +138,11 @@ def on_user_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
 
 def connect() -> None:
     events.match_changed.connect(on_match_changed, dispatch_uid="lobby.match_changed")
+    # Web Push: a challenge or a rematch offer reaches a player whose pages are all closed.
+    events.match_changed.connect(notifications.on_match_changed, dispatch_uid="lobby.push_offer")
+    post_save.connect(
+        notifications.on_challenge_saved, sender=Challenge, dispatch_uid="lobby.push_challenge"
+    )
     events.table_opened.connect(on_table_opened, dispatch_uid="lobby.table_opened")
     quick_messages.sent.connect(on_quick_message, dispatch_uid="lobby.quick_message")
     events.table_alive.connect(on_table_alive, dispatch_uid="lobby.table_alive")

@@ -17,6 +17,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(
         "settings/api-tokens/revoke-all", views.revoke_all_api_tokens, name="revoke_all_api_tokens"
     ),
+    path("settings/devices/<int:pk>/remove", views.remove_device, name="remove_device"),
     path("settings/sign-out-elsewhere", views.sign_out_elsewhere, name="sign_out_elsewhere"),
     path("players/", player_views.search, name="search"),
     path("friends/", player_views.friends_page, name="friends"),

@@ -28,7 +28,7 @@ from django_htmx.middleware import HtmxDetails
 from games.models import Match
 from ginsite.htmx import go_to
 from ginsite.refusals import Refused
-from lobby import presence, sign_out, tokens
+from lobby import presence, push, sign_out, tokens
 from lobby import regions as lobby_regions
 from lobby import services as lobby_services
 from lobby.broadcast import REGIONS
@@ -77,7 +77,26 @@ def sound(request: HttpRequest) -> HttpResponse:
 
 
 def _api_token_context(request: HttpRequest, **extra: object) -> dict[str, object]:
-    return {"api_tokens": ApiToken.objects.filter(user=request.user), **extra}
+    """What Settings shows below the form: API tokens, and the devices notified."""
+    return {
+        "api_tokens": ApiToken.objects.filter(user=request.user),
+        "push_enabled": push.enabled(),
+        "push_public_key": push.public_key(),
+        "push_devices": push.devices(request.user),  # type: ignore[arg-type]
+        **extra,
+    }
+
+
+@require_POST
+@login_required
+def remove_device(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        push.unsubscribe(request.user, pk)  # type: ignore[arg-type]
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, _("That device gets no more notifications."))
+    return redirect(reverse("lobby:settings") + "#notifications")
 
 
 @require_POST

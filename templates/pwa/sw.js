@@ -140,3 +140,42 @@ function offlinePage() {
     return stored || Response.error();
   });
 }
+
+// Web Push (lobby/push_delivery.py): a challenge or a rematch offer for a player with no page
+// open. The payload is {title, body, url, tag}: names and rules, never a card.
+self.addEventListener("push", function (event) {
+  var data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (e) {
+    return;
+  }
+  if (!data.title) return;
+  event.waitUntil(
+    self.registration.showNotification(data.title, {
+      body: data.body || "",
+      tag: data.tag || undefined,
+      data: { url: data.url || "/" },
+      icon: CONFIG.icon || undefined,
+    })
+  );
+});
+
+// A tap opens the page the notice is about, in a window of the site already open if any.
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (target.origin !== self.location.origin) return;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+      for (var i = 0; i < windows.length; i++) {
+        if ("navigate" in windows[i]) {
+          return windows[i].focus().then(function (client) {
+            return client.navigate(target.href);
+          });
+        }
+      }
+      return self.clients.openWindow(target.href);
+    })
+  );
+});
