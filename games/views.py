@@ -197,9 +197,7 @@ def table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
             return redirect("games:local", public_id)
         if asker.watcher:
             return _watch_response(request, match)
-        if match.table is not None:
-            # The invitation page says whether a seat is free, the table full or expired.
-            return redirect("games:private", match.table.token)
+        # Not even a private table's invitation link: its token is for those who hold it.
         raise Http404(_("No such match."))
     # Opening the table is its player being here, with a socket or without (no JavaScript).
     presence.seat_active(match, seat)
