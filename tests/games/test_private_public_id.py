@@ -45,9 +45,7 @@ def test_its_players_get_their_table_there(alice: User):
         assert "You are watching" not in html and f"/ws/games/{match.public_id}/" in html
 
 
-def test_a_watcher_the_host_allowed_watches_there_without_seeing_the_link(
-    alice: User, carol: User
-):
+def test_a_watcher_the_host_allowed_watches_there_without_seeing_the_link(alice: User, carol: User):
     table, match = hosted_by(alice, allow_spectators=True)
     guest_joins(table)
     for client in (Client(), _signed_in(carol)):
