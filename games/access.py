@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
+from django.dispatch import Signal
 
 from games import lookups
 from games.models import Match, PrivateTable, Seat, seats_with_players
@@ -140,10 +141,31 @@ def seat_of_account(match: Match, user_id: int) -> int | None:
 def can_watch(match: Match, user: Any) -> bool:
     """Anyone signed in may watch a lobby match; a private table only if its host allowed
     watchers (then anyone with the link, account or not); a match against Bea is only for
-    the people in it."""
+    the people in it. Never an account kept apart from a player of the match (``kept_apart``)."""
+    signed_in = bool(user is not None and user.is_authenticated)
     if match.kind == Match.Kind.PRIVATE:
-        return match.table is not None and match.table.allow_spectators
-    return bool(user is not None and user.is_authenticated and match.kind == Match.Kind.LOBBY)
+        allowed = match.table is not None and match.table.allow_spectators
+    else:
+        allowed = signed_in and match.kind == Match.Kind.LOBBY
+    if not allowed or not signed_in:
+        return allowed
+    players = {seat.user_id for seat in match.seats.all() if seat.user_id is not None}
+    return not players & kept_apart(user.pk)
+
+
+# Who is kept apart from whom is the lobby's to say (a block: neither side sees the other's
+# seeks or matches), and games imports nothing of the lobby. So games asks, as it announces,
+# through a signal the lobby answers (``lobby.subscribers``): each receiver returns the user
+# ids kept apart from ``user_id``; without receivers, nobody is.
+keeping_apart = Signal()  # kwargs: user_id; each receiver returns a set of user ids
+
+
+def kept_apart(user_id: int) -> set[int]:
+    """The accounts ``user_id`` may not watch, nor see the matches of."""
+    found: set[int] = set()
+    for _receiver, ids in keeping_apart.send(sender=Match, user_id=user_id):
+        found |= set(ids or ())
+    return found
 
 
 def open_to_guests(public_id: str) -> bool:

@@ -242,7 +242,8 @@ def post_seek(request: HttpRequest, body: SeekIn) -> Status:
 
 @router.get("/seeks/{seek_id}", response={200: SeekOut, ERRORS: Error}, tags=["seeks"])
 def get_seek(request: HttpRequest, seek_id: int) -> dict[str, Any]:
-    return _seek_json(lobby_services.seek_for(seek_id), user_of(request))
+    user = user_of(request)
+    return _seek_json(lobby_services.seek_for(seek_id, viewer=user), user)
 
 
 @router.post("/seeks/{seek_id}/accept", response={201: Started, ERRORS: Error}, tags=["seeks"])

@@ -48,6 +48,11 @@ def on_match_changed(
         publish(regions)
 
 
+def kept_apart(sender: Any, user_id: int, **kwargs: Any) -> set[int]:
+    # A block keeps both sides out of each other's matches, as out of the lobby's lists.
+    return presence.hidden_from(user_id)
+
+
 def on_table_opened(sender: Any, user: Any, channel: str, **kwargs: Any) -> None:
     presence.seen(user, channel)
 
@@ -134,6 +139,7 @@ def on_user_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
 
 def connect() -> None:
     events.match_changed.connect(on_match_changed, dispatch_uid="lobby.match_changed")
+    access.keeping_apart.connect(kept_apart, dispatch_uid="lobby.kept_apart")
     events.table_opened.connect(on_table_opened, dispatch_uid="lobby.table_opened")
     events.table_alive.connect(on_table_alive, dispatch_uid="lobby.table_alive")
     events.table_closed.connect(on_table_closed, dispatch_uid="lobby.table_closed")
