@@ -46,14 +46,17 @@ class TableReader:
     match_pk: int
     group: str
     seat: int | None  # None: a watcher
+    key_group: str | None = None  # told when the key that gave the seat is replaced
 
 
 def _find(public_id: str, user: Any, cookies: dict[str, str]) -> TableReader | None:
     # A guest is known by the key in the cookies the handshake carries (games.access).
-    asker = access.find(public_id, access.Caller(user, cookies))
+    caller = access.Caller(user, cookies)
+    asker = access.find(public_id, caller)
     if asker is None or not asker.at_table:
         return None
-    return TableReader(asker.match.pk, asker.match.group_name, asker.seat)
+    key_group = access.socket_key_group(asker, caller)
+    return TableReader(asker.match.pk, asker.match.group_name, asker.seat, key_group)
 
 
 def _render(
@@ -104,6 +107,9 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
         self.lock = asyncio.Lock()
         self.csrf = cookies.get("csrftoken", "")
         await self.channel_layer.group_add(reader.group, self.channel_name)
+        if reader.key_group:
+            # A guest's key replaced (sign-up, sign-out) closes this socket like a session.
+            await self.channel_layer.group_add(reader.key_group, self.channel_name)
         if signed_in:
             # Signing out in this browser closes this page's socket (it shows a hand).
             self.session_key = getattr(self.scope.get("session"), "session_key", None)
@@ -128,6 +134,8 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
             with contextlib.suppress(asyncio.CancelledError):
                 await beat
         await self.channel_layer.group_discard(self.reader.group, self.channel_name)
+        if self.reader.key_group:
+            await self.channel_layer.group_discard(self.reader.key_group, self.channel_name)
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             await self.channel_layer.group_discard(credentials_group(user.pk), self.channel_name)
@@ -157,6 +165,9 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
     async def credentials_ended(self, event: dict[str, Any]) -> None:
         if opened_with(event, ("session", self.session_key)):
             await self.close(code=CLOSE_UNAUTHENTICATED)
+
+    async def key_ended(self, event: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_UNAUTHENTICATED)
 
     async def match_updated(self, event: dict[str, Any]) -> None:
         """Something changed (a move, presence, an offer): push what changed for this seat."""
