@@ -22,9 +22,10 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import access, events, presence, readers
+from games import access, budgets, events, presence, readers
 from games.models import Match
 from games.regions import render_update
+from ginsite import limits
 from ginsite.dbwork import in_thread
 from ginsite.language import in_language, reader_language
 from ginsite.pushes import credentials_group, opened_with
@@ -90,6 +91,7 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
     session_key: str | None = None
     shown: dict[str, Any] | None = None
     followed: str | None = None
+    budget = ""  # whose count its refresh frames go on (games.budgets)
     language = settings.LANGUAGE_CODE
 
     async def connect(self) -> None:
@@ -106,6 +108,9 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
         self.language = await in_thread(reader_language)(self.scope, user)
         self.lock = asyncio.Lock()
         self.csrf = cookies.get("csrftoken", "")
+        address = (self.scope.get("client") or ["?"])[0]
+        seat = f"seat:{reader.match_pk}:{reader.seat}" if reader.seat is not None else None
+        self.budget = budgets.ident(user, seat or f"address:{address}")
         await self.channel_layer.group_add(reader.group, self.channel_name)
         if reader.key_group:
             # A guest's key replaced (sign-up, sign-out) closes this socket like a session.
@@ -215,6 +220,12 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
                 await in_thread(presence.seat_heartbeat)(self.reader.match_pk, self.reader.seat)
             await self.send_json({"type": "pong"})
         elif kind == "refresh":
+            # A full render on request, on the API's budget: over it, an error frame and no
+            # render; the socket stays open (its pushes are the server's, never counted).
+            retry = await in_thread(limits.over_budget)(self.budget)
+            if retry is not None:
+                await self.send_error(budgets.message(retry))
+                return
             await self.push(full=True)
         else:
             await self.send_error(
