@@ -9,7 +9,10 @@ known by the account signed in, or by a key its browser holds in an HttpOnly coo
 - the owner key (``gin_local``), the browser's pass-and-play matches (``games.local``).
 
 Every key is 256 random bits made here; a seat stores only its SHA-256, compared in constant
-time. Only this module reads or sets those cookies (``tests/site/test_access_door.py`` holds
+time. The guest and owner keys are kept signed, so a value the browser was not given here
+opens nothing, and both are replaced at sign-up and sign-out (``rotate_keys``): a copy of the
+old one opens nothing after, and the table sockets opened with it close. Only this module
+reads or sets those cookies (``tests/site/test_access_door.py`` holds
 every other module to that). Pages, the API and the sockets turn "nobody" into their own 404,
 403 or close code. What an asker may see is ``games.readers``; what it may change,
 ``games.services``: with this module, the three doors of DESIGN.md (principle 10).
@@ -20,14 +23,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.core import signing
 from django.db.models import Q
+from django.dispatch import Signal
 
 from games import lookups
 from games.models import Match, PrivateTable, Seat, seats_with_players
+from ginsite.pushes import group_send_after_commit
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -41,6 +47,19 @@ MAX_KEY_CHARS = 64
 KEY_MAX_AGE = 60 * 60 * 24 * 30
 # A device's pass-and-play matches stay its own for a year.
 OWNER_KEY_MAX_AGE = 60 * 60 * 24 * 365
+# Only keys this site issued count. A guest's and a device's key used to be whatever the
+# browser sent (even "a"): planted in a victim's browser, it let the planter open the victim's
+# table and take the matches by signing up first. They are now kept signed (Django's cookie
+# signer: SECRET_KEY, the cookie's name, the time it was set), and a value whose signature
+# does not check out is read as no key: it opens nothing, and the next key the browser needs
+# is a fresh one. A signature rather than a table of issued keys: nothing to store, expire or
+# look up on each request, and what a key opens is already recorded server-side (the seats'
+# hashes), which is where a rotation takes effect. The seat keys of private tables were never
+# taken from the browser (taking the seat makes one), so they are kept as they were.
+SIGNED_KEYS = {GUEST_COOKIE: KEY_MAX_AGE, OWNER_COOKIE: OWNER_KEY_MAX_AGE}
+_SIGNING_SALT = "games.access.key"
+# A signed key: the key, the time and the signature (about 95 characters).
+MAX_COOKIE_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -140,10 +159,31 @@ def seat_of_account(match: Match, user_id: int) -> int | None:
 def can_watch(match: Match, user: Any) -> bool:
     """Anyone signed in may watch a lobby match; a private table only if its host allowed
     watchers (then anyone with the link, account or not); a match against Bea is only for
-    the people in it."""
+    the people in it. Never an account kept apart from a player of the match (``kept_apart``)."""
+    signed_in = bool(user is not None and user.is_authenticated)
     if match.kind == Match.Kind.PRIVATE:
-        return match.table is not None and match.table.allow_spectators
-    return bool(user is not None and user.is_authenticated and match.kind == Match.Kind.LOBBY)
+        allowed = match.table is not None and match.table.allow_spectators
+    else:
+        allowed = signed_in and match.kind == Match.Kind.LOBBY
+    if not allowed or not signed_in:
+        return allowed
+    players = {seat.user_id for seat in match.seats.all() if seat.user_id is not None}
+    return not players & kept_apart(user.pk)
+
+
+# Who is kept apart from whom is the lobby's to say (a block: neither side sees the other's
+# seeks or matches), and games imports nothing of the lobby. So games asks, as it announces,
+# through a signal the lobby answers (``lobby.subscribers``): each receiver returns the user
+# ids kept apart from ``user_id``; without receivers, nobody is.
+keeping_apart = Signal()  # kwargs: user_id; each receiver returns a set of user ids
+
+
+def kept_apart(user_id: int) -> set[int]:
+    """The accounts ``user_id`` may not watch, nor see the matches of."""
+    found: set[int] = set()
+    for _receiver, ids in keeping_apart.send(sender=Match, user_id=user_id):
+        found |= set(ids or ())
+    return found
 
 
 def open_to_guests(public_id: str) -> bool:
@@ -218,9 +258,27 @@ def seat_cookie(table: PrivateTable) -> str:
 
 
 def _key(cookies: Mapping[str, str], name: str) -> str | None:
-    """The key in the cookie ``name``, if it can be one of ours."""
+    """The key in the cookie ``name``, if it can be one of ours (issued here, if signed)."""
     key = cookies.get(name, "")
+    if not key or len(key) > MAX_COOKIE_CHARS:
+        return None
+    if name in SIGNED_KEYS:
+        try:
+            key = _signer(name).unsign(key, max_age=SIGNED_KEYS[name])
+        except signing.BadSignature:  # also an expired one
+            return None
     return key if key and len(key) <= MAX_KEY_CHARS else None
+
+
+def _signer(name: str) -> signing.Signer:
+    # What HttpResponse.set_signed_cookie signs with: one signer per cookie name.
+    return signing.get_cookie_signer(salt=name + _SIGNING_SALT)
+
+
+def key_cookie_value(name: str, key: str) -> str:
+    """What the cookie ``name`` holds for ``key`` (signed where keys are): for tests and tools
+    that hand a browser a key made here."""
+    return _signer(name).sign(key) if name in SIGNED_KEYS else key
 
 
 def guest_key(request: HttpRequest) -> str | None:
@@ -261,5 +319,60 @@ def _keep(response: HttpResponse, request: HttpRequest, name: str, key: str, max
     friend follows a link from a chat app, not with another site's requests), Secure behind
     TLS. Its path is the whole site, because a table's socket and move URLs carry the match id."""
     response.set_cookie(
-        name, key, max_age=max_age, httponly=True, samesite="Lax", secure=request.is_secure()
+        name,
+        key_cookie_value(name, key),
+        max_age=max_age,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
     )
+
+
+# --- Rotation at sign-up and sign-out --------------------------------------------------------
+
+_ROTATED = "_gin_rotated_keys"
+
+
+def rotate_keys(request: HttpRequest) -> None:
+    """Sign-up and sign-out: this browser's guest and owner keys are replaced by new ones,
+    which open what the old ones still opened (the seats' hashes move over; sign-up adopts the
+    guest's matches against Bea first). The old keys open nothing any more, the table sockets
+    opened with them close (4401, ``key_group``), and the new keys ride on this request's
+    response (``RotatedKeysMiddleware``)."""
+    fresh = getattr(request, _ROTATED, {})
+    for name in SIGNED_KEYS:
+        old = _key(request.COOKIES, name)
+        if old is None:
+            continue
+        key = new_key()
+        Seat.objects.filter(guest_key_hash=hash_key(old)).update(guest_key_hash=hash_key(key))
+        group_send_after_commit(key_group(old), {"type": "key.ended"})
+        fresh[name] = key
+        request.COOKIES[name] = key_cookie_value(name, key)  # the rest of this request too
+    setattr(request, _ROTATED, fresh)
+
+
+class RotatedKeysMiddleware:
+    """Keeps the keys ``rotate_keys`` made while answering a request in its browser (a
+    signal's receiver has the request, not the response)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        for name, key in getattr(request, _ROTATED, {}).items():
+            _keep(response, request, name, key, SIGNED_KEYS[name])
+        return response
+
+
+def key_group(key: str) -> str:
+    """The channel group of the table sockets opened with ``key``: told when it is replaced."""
+    return f"key-{hash_key(key)[:48]}"
+
+
+def socket_key_group(asker: Asker, caller: Caller) -> str | None:
+    """The group a socket of ``asker`` listens on for the end of the key that gave it its
+    seat; None when its account did."""
+    key = _key(caller.cookies, asker.by_key) if asker.by_key else None
+    return None if key is None else key_group(key)

@@ -366,6 +366,7 @@ def lobby_matches(request: HttpRequest) -> list[dict[str, Any]]:
     user = user_of(request)
     matches = (
         Match.objects.filter(kind=Match.Kind.LOBBY, status=Match.Status.ACTIVE)
+        .exclude(seats__user_id__in=access.kept_apart(user.pk))
         .prefetch_related(seats_with_players())
         .order_by("-updated_at")[:100]
     )

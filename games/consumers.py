@@ -22,9 +22,10 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import access, events, presence, quick_messages, readers
+from games import access, budgets, events, presence, quick_messages, readers
 from games.models import Match
 from games.regions import render_update
+from ginsite import limits
 from ginsite.dbwork import in_thread
 from ginsite.language import in_language, reader_language
 from ginsite.pushes import credentials_group, opened_with
@@ -46,14 +47,17 @@ class TableReader:
     match_pk: int
     group: str
     seat: int | None  # None: a watcher
+    key_group: str | None = None  # told when the key that gave the seat is replaced
 
 
 def _find(public_id: str, user: Any, cookies: dict[str, str]) -> TableReader | None:
     # A guest is known by the key in the cookies the handshake carries (games.access).
-    asker = access.find(public_id, access.Caller(user, cookies))
+    caller = access.Caller(user, cookies)
+    asker = access.find(public_id, caller)
     if asker is None or not asker.at_table:
         return None
-    return TableReader(asker.match.pk, asker.match.group_name, asker.seat)
+    key_group = access.socket_key_group(asker, caller)
+    return TableReader(asker.match.pk, asker.match.group_name, asker.seat, key_group)
 
 
 def _render(
@@ -87,6 +91,7 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
     session_key: str | None = None
     shown: dict[str, Any] | None = None
     followed: str | None = None
+    budget = ""  # whose count its refresh frames go on (games.budgets)
     language = settings.LANGUAGE_CODE
 
     async def connect(self) -> None:
@@ -103,7 +108,13 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
         self.language = await in_thread(reader_language)(self.scope, user)
         self.lock = asyncio.Lock()
         self.csrf = cookies.get("csrftoken", "")
+        address = (self.scope.get("client") or ["?"])[0]
+        seat = f"seat:{reader.match_pk}:{reader.seat}" if reader.seat is not None else None
+        self.budget = budgets.ident(user, seat or f"address:{address}")
         await self.channel_layer.group_add(reader.group, self.channel_name)
+        if reader.key_group:
+            # A guest's key replaced (sign-up, sign-out) closes this socket like a session.
+            await self.channel_layer.group_add(reader.key_group, self.channel_name)
         if signed_in:
             # Signing out in this browser closes this page's socket (it shows a hand).
             self.session_key = getattr(self.scope.get("session"), "session_key", None)
@@ -128,6 +139,8 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
             with contextlib.suppress(asyncio.CancelledError):
                 await beat
         await self.channel_layer.group_discard(self.reader.group, self.channel_name)
+        if self.reader.key_group:
+            await self.channel_layer.group_discard(self.reader.key_group, self.channel_name)
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             await self.channel_layer.group_discard(credentials_group(user.pk), self.channel_name)
@@ -157,6 +170,9 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
     async def credentials_ended(self, event: dict[str, Any]) -> None:
         if opened_with(event, ("session", self.session_key)):
             await self.close(code=CLOSE_UNAUTHENTICATED)
+
+    async def key_ended(self, event: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_UNAUTHENTICATED)
 
     async def match_updated(self, event: dict[str, Any]) -> None:
         """Something changed (a move, presence, an offer): push what changed for this seat."""
@@ -219,6 +235,12 @@ class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
                 await in_thread(presence.seat_heartbeat)(self.reader.match_pk, self.reader.seat)
             await self.send_json({"type": "pong"})
         elif kind == "refresh":
+            # A full render on request, on the API's budget: over it, an error frame and no
+            # render; the socket stays open (its pushes are the server's, never counted).
+            retry = await in_thread(limits.over_budget)(self.budget)
+            if retry is not None:
+                await self.send_error(budgets.message(retry))
+                return
             await self.push(full=True)
         else:
             await self.send_error(

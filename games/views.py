@@ -24,6 +24,7 @@ from django_htmx.middleware import HtmxDetails
 from games import (
     access,
     arrange,
+    budgets,
     guests,
     howto,
     local,
@@ -197,9 +198,7 @@ def table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
             return redirect("games:local", public_id)
         if asker.watcher:
             return _watch_response(request, match)
-        if match.table is not None:
-            # The invitation page says whether a seat is free, the table full or expired.
-            return redirect("games:private", match.table.token)
+        # Not even a private table's invitation link: its token is for those who hold it.
         raise Http404(_("No such match."))
     # Opening the table is its player being here, with a socket or without (no JavaScript).
     presence.seat_active(match, seat)
@@ -297,6 +296,8 @@ def hint(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         raise Http404(_("Hints are offered against Bea, or when both players agreed to them."))
     if not request.htmx:
         return redirect(reverse("games:table", args=[public_id]) + "?hint=1#hint")
+    if (over := budgets.refused(request, match, seat, f"seat:{match.pk}:{seat}")) is not None:
+        return over
     view = view_for(match, seat)
     context = table_context(match, seat, view, hint=_hint_for(view))
     return HttpResponse(render_regions(HINT_REGIONS, context, request))
@@ -679,6 +680,8 @@ def local_hint(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     shown = local.seat_shown(match)
     if shown is None or not request.htmx:
         return _to_local_page(request, match)
+    if (over := budgets.refused(request, match, shown, f"local:{match.pk}")) is not None:
+        return _private_response(over)
     view = view_for(match, shown)
     context = table_context(match, shown, view, hint=_hint_for(view))
     return _private_response(HttpResponse(render_regions(HINT_REGIONS, context, request)))

@@ -91,7 +91,7 @@ def check_rate(user_id: int) -> None:
     429 with the seconds until the window ends."""
     limit = settings.API_RATE_LIMIT
     window = settings.API_RATE_WINDOW
-    count, retry = limits.hit(f"api-rate:user:{user_id}", window)
+    count, retry = limits.hit(limits.player_ident(user_id), window)
     if count > limit:
         raise ApiError(
             429,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import time
 
+from django.conf import settings
 from django.core.cache import cache
 
 
@@ -61,3 +62,17 @@ def cooldown(ident: str, seconds: int) -> int | None:
         return None
     held = cache.get(key)
     return max(1, math.ceil(float(held) - time.time())) if held is not None else 1
+
+
+# --- The API's budget, for the API and the pages alike -------------------------------------------
+
+
+def player_ident(user_id: int) -> str:
+    """One player's count: all their tokens, their session, their pages' extra requests."""
+    return f"api-rate:user:{user_id}"
+
+
+def over_budget(ident: str) -> int | None:
+    """Count one request of ``ident`` against the API's budget (``API_RATE_LIMIT`` every
+    ``API_RATE_WINDOW`` seconds): None within it, else the seconds until the window ends."""
+    return over(ident, settings.API_RATE_LIMIT, settings.API_RATE_WINDOW)

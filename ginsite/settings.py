@@ -174,6 +174,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # The guest and owner keys replaced at sign-up and sign-out go out with the answer.
+    "games.access.RotatedKeysMiddleware",
     # After authentication: a repeated Idempotency-Key is answered per player.
     "lobby.idempotency.IdempotencyMiddleware",
     # Last, as axes asks: turns a locked-out sign-in into its 429 page.

@@ -20,6 +20,7 @@ from games import presence as game_presence
 from games.models import Match
 from games.stats import player_stats
 from ginsite.apikit import ERRORS, Error, user_of
+from ginsite.dbwork import in_thread
 from lobby import completion, event_feeds, event_log, presence, tokens
 from lobby import services as lobby_services
 from lobby.api_players import public_record
@@ -245,7 +246,8 @@ def post_seek(request: HttpRequest, body: SeekIn) -> Status:
 
 @router.get("/seeks/{seek_id}", response={200: SeekOut, ERRORS: Error}, tags=["seeks"])
 def get_seek(request: HttpRequest, seek_id: int) -> dict[str, Any]:
-    return _seek_json(lobby_services.seek_for(seek_id), user_of(request))
+    user = user_of(request)
+    return _seek_json(lobby_services.seek_for(seek_id, viewer=user), user)
 
 
 @router.post("/seeks/{seek_id}/accept", response={201: Started, ERRORS: Error}, tags=["seeks"])
@@ -275,6 +277,7 @@ def list_events(request: HttpRequest, query: Query[EventQuery]) -> dict[str, Any
     user = user_of(request)
     # Polling for events is the player being here, at every table of theirs (as a stream is).
     game_presence.player_active(user.pk)
+    event_log.check_since(user.pk, query.since)
     since = event_log.last_seq(user.pk) if query.since is None else query.since
     found = event_log.fetch(user.pk, since, query.limit)
     return {"hello": event_log.hello(user.pk, since), "events": event_log.deliver(user, found)}
@@ -310,6 +313,7 @@ def _credential(request: HttpRequest) -> tuple[str, Any]:
 async def event_stream(request: HttpRequest, query: Query[StreamQuery]) -> StreamingHttpResponse:
     """Your events as NDJSON, for clients without websockets (``/ws/events/`` is the same)."""
     user = user_of(request)
+    await in_thread(event_log.check_since)(user.pk, query.since)
     row = f"api-stream:{user.pk}:{uuid.uuid4().hex}"
     lines = event_lines(
         user, query.since, row, credential=_credential(request), with_presence=query.presence

@@ -198,14 +198,20 @@ class EventPage(Schema):
 
 class EventQuery(Schema):
     since: int | None = Field(
-        None, ge=0, description="The last event number you have; omitted: only new events."
+        None,
+        ge=0,
+        description="The last event number you have; omitted: only new events. A number past "
+        "your last event is refused (422 `since_ahead`).",
     )
     limit: int = Field(100, ge=1, le=event_log.BATCH)
 
 
 class StreamQuery(Schema):
     since: int | None = Field(
-        None, ge=0, description="The last event number you have; omitted: only new events."
+        None,
+        ge=0,
+        description="The last event number you have; omitted: only new events. A number past "
+        "your last event is refused (422 `since_ahead`).",
     )
     presence: bool = Field(
         True,

@@ -21,10 +21,12 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Exists, Max, Min, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import access, readers
 from ginsite.apikit import api_time
 from ginsite.pushes import group_send_after_commit
+from ginsite.refusals import Refused
 from lobby import idempotency
 from lobby.models import PlayerEvent
 
@@ -194,6 +196,27 @@ def record_all(entries: list[Entry]) -> list[int]:
 
 def last_seq(user_id: int) -> int:
     return PlayerEvent.objects.filter(user_id=user_id).aggregate(m=Max("seq"))["m"] or 0
+
+
+class SinceAhead(Refused, code="since_ahead"):
+    """A ``since`` past the player's last event: no event would come until the log caught up
+    with it, so a stream would stay silent however much happened."""
+
+
+def check_since(user_id: int, since: int | None) -> None:
+    """Refuse a cursor past the player's last event (``SinceAhead``); None (only new events)
+    and any number up to the last one are fine."""
+    if since is None:
+        return
+    last = last_seq(user_id)
+    if since > last:
+        raise SinceAhead(
+            _(
+                "since=%(since)d is past your last event (%(last)d): send at most %(last)d, "
+                "or leave since out for new events only."
+            )
+            % {"since": since, "last": last}
+        )
 
 
 def first_kept(user_id: int) -> int | None:

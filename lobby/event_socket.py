@@ -27,11 +27,13 @@ from ginsite import origins
 from ginsite.apikit import ApiError, check_rate
 from ginsite.dbwork import in_thread
 from ginsite.sockets import OwnedTasksMixin, header
-from lobby import tokens
+from lobby import event_log, tokens
 from lobby.event_stream import event_lines
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_RATE_LIMITED = 4429
+# ``since`` past the player's last event (an error frame says so first).
+CLOSE_SINCE_AHEAD = 4422
 # The stream failed on the server: reconnect with since=N. (Not 1011: daphne's websocket
 # library may send only 1000 and 3000-4999, and refused 1011, leaving the socket open and
 # silent.)
@@ -86,9 +88,16 @@ class EventsConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
             return
         user, self.credential = found
         await self.accept()
+        since = _since(query)
+        try:
+            await in_thread(event_log.check_since)(user.pk, since)
+        except event_log.SinceAhead as refused:
+            await self._error(refused.code, refused.message)
+            await self.close(code=CLOSE_SINCE_AHEAD)
+            return
         presence = f"api-socket:{user.pk}:{uuid.uuid4().hex}"
         with_presence = (query.get("presence") or ["1"])[0].lower() not in ("0", "false")
-        self.pump = self.start_task(self._pump(user, _since(query), presence, with_presence))
+        self.pump = self.start_task(self._pump(user, since, presence, with_presence))
 
     async def _refuse(self, code: int) -> None:
         """Accept, then close with ``code``: a handshake refused outright reaches a client as a
@@ -128,12 +137,9 @@ class EventsConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
         if isinstance(message, dict) and message.get("type") == "ping":
             await self.send(text_data=json.dumps({"type": "pong"}))
             return
-        await self.send(
-            text_data=json.dumps(
-                {
-                    "type": "error",
-                    "code": "malformed",
-                    "message": 'Only {"type": "ping"} is understood here; act through the API.',
-                }
-            )
+        await self._error(
+            "malformed", 'Only {"type": "ping"} is understood here; act through the API.'
         )
+
+    async def _error(self, code: str, message: str) -> None:
+        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))

@@ -200,6 +200,8 @@ def matches_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             status=Match.Status.ACTIVE,
             updated_at__gt=now - presence.MATCH_IDLE,
         )
+        # Neither side of a block sees the other's matches (nor may watch them: games.access).
+        .exclude(seats__user_id__in=presence.hidden_from(user.pk))
         .prefetch_related("seats__user__profile")
         .order_by("-updated_at")[:50]
     )

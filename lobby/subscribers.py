@@ -6,7 +6,8 @@ streams, and a lobby match that starts, scores a hand or ends re-renders the lob
 "in a match" badges for everyone with the lobby open; a signed-in player's table socket keeps
 them online. From accounts (Django's and allauth's signals): every new account gets its
 profile, signing in brings the preferred language along, signing up adopts the browser's guest
-matches, and signing out closes the sockets that browser opened.
+matches, and signing out closes the sockets that browser opened; both replace its guest and
+owner keys.
 """
 
 from __future__ import annotations
@@ -52,6 +53,11 @@ def on_quick_message(sender: Any, match: Match, seat: int, message: str, **kwarg
     event_feeds.quick_message(match, seat, message)
 
 
+def kept_apart(sender: Any, user_id: int, **kwargs: Any) -> set[int]:
+    # A block keeps both sides out of each other's matches, as out of the lobby's lists.
+    return presence.hidden_from(user_id)
+
+
 def on_table_opened(sender: Any, user: Any, channel: str, **kwargs: Any) -> None:
     presence.seen(user, channel)
 
@@ -90,6 +96,9 @@ def on_signed_out(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -
     session = getattr(request, "session", None)
     if user is not None and session is not None and session.session_key:
         credentials_ended(user.pk, session=session.session_key)
+    # Whoever uses this browser next gets new guest and owner keys (what they open moves over),
+    # so a copy of the old ones opens nothing (games.access).
+    access.rotate_keys(request)
 
 
 def on_signed_up(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
@@ -97,6 +106,8 @@ def on_signed_up(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) ->
     # those matches, and so their statistics (counted from the seats).
     if request is not None:
         guests.adopt(access.guest_key(request), user)
+        # Then new keys: a copy of the old guest key, planted or taken, opens nothing now.
+        access.rotate_keys(request)
 
 
 # What a change to an account ends. A new password (changed, or the same one salted anew to
@@ -143,6 +154,8 @@ def connect() -> None:
     post_save.connect(
         notifications.on_challenge_saved, sender=Challenge, dispatch_uid="lobby.push_challenge"
     )
+
+    access.keeping_apart.connect(kept_apart, dispatch_uid="lobby.kept_apart")
     events.table_opened.connect(on_table_opened, dispatch_uid="lobby.table_opened")
     quick_messages.sent.connect(on_quick_message, dispatch_uid="lobby.quick_message")
     events.table_alive.connect(on_table_alive, dispatch_uid="lobby.table_alive")

@@ -26,10 +26,11 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
 
-def seek_for(pk: int) -> Seek:
-    """A seek (they are public: anyone in the lobby may see and accept one), or ``NotFound``."""
+def seek_for(pk: int, viewer: AbstractBaseUser | None = None) -> Seek:
+    """A seek (they are public: anyone in the lobby may see and accept one), or ``NotFound``;
+    also for a ``viewer`` kept apart from its poster by a block, as in the lobby's list."""
     found = Seek.objects.select_related("poster__profile", "match").filter(pk=pk).first()
-    if found is None:
+    if found is None or (viewer is not None and found.poster_id in hidden_from(viewer.pk)):
         raise NotFound(_("There is no such seek."))
     return found
 

@@ -44,20 +44,25 @@ def test_it_knows_a_player_by_account_and_a_watcher_where_watching_is_allowed(
     assert who(start(alice, DECK), carol).nobody  # a match against Bea is for its player
 
 
+_signed = access.key_cookie_value
+
+
 def test_a_guest_is_known_by_the_key_for_that_match_only(alice: User):
     key = access.new_key()
     bea = guests.start(key, deck=DECK)
     table, hosted, host_key = private.open_table(None, name="Hal", deck=DECK)
     assert host_key is not None
-    assert who(bea, gin_guest=key).seat == 0
+    assert who(bea, gin_guest=_signed(access.GUEST_COOKIE, key)).seat == 0
     assert who(hosted, **{access.seat_cookie(table): host_key}).seat == 0
     # A key opens only the match it was made for, under its own cookie.
-    assert who(hosted, gin_guest=key).nobody
+    assert who(hosted, gin_guest=_signed(access.GUEST_COOKIE, key)).nobody
+    # The key itself, unsigned, is not one the site issued: it opens nothing.
+    assert who(bea, gin_guest=key).nobody
     assert who(bea, **{access.seat_cookie(table): host_key}).nobody
     other_table, other, _ = private.open_table(alice, deck=DECK)
     assert who(other, **{access.seat_cookie(other_table): host_key}).nobody
     # Nothing longer than a key of ours is even hashed.
-    assert who(bea, gin_guest=key + "x" * access.MAX_KEY_CHARS).nobody
+    assert who(bea, gin_guest=_signed(access.GUEST_COOKIE, key + "x" * access.MAX_KEY_CHARS)).nobody
 
 
 def test_the_owner_of_a_pass_and_play_match_is_the_account_or_the_browser_holding_its_key(
@@ -66,8 +71,9 @@ def test_the_owner_of_a_pass_and_play_match_is_the_account_or_the_browser_holdin
     key = access.new_key()
     on_device = local.start(None, key, "Ann", "Ben", deck=DECK)
     on_account = local.start(alice, "", "Ann", "Ben", deck=DECK)
-    assert who(on_device, gin_local=key).owner
-    assert who(on_device, gin_local=access.new_key()).nobody
+    assert who(on_device, gin_local=_signed(access.OWNER_COOKIE, key)).owner
+    assert who(on_device, gin_local=key).nobody
+    assert who(on_device, gin_local=_signed(access.OWNER_COOKIE, access.new_key())).nobody
     assert who(on_account, alice).owner and who(on_account, alice).seat is None
     assert who(on_account, bob).nobody
     # The owner reads the shared screen's pages, never a table socket or the API.
@@ -87,7 +93,7 @@ def test_it_finds_who_asks_in_two_queries_and_a_movers_seat_in_one(alice: User, 
     assert host_key is not None
     askers = [
         (match, access.of_account(bob)),
-        (bea, access.Caller(NOBODY, {"gin_guest": key})),
+        (bea, access.Caller(NOBODY, {"gin_guest": _signed(access.GUEST_COOKIE, key)})),
         (hosted, access.Caller(NOBODY, {access.seat_cookie(table): host_key})),
     ]
     for asked, caller in askers:

@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import guests
-from games.access import GUEST_COOKIE, KEY_MAX_AGE, new_key
+from games.access import GUEST_COOKIE, KEY_MAX_AGE, key_cookie_value, new_key
 from games.models import Match, Seat
 from tests.seeds import deal
 
@@ -43,7 +43,7 @@ def guest_client(deck: list[str] | None = None) -> tuple[Client, Match]:
     """A browser with a guest key and a match against Bea (on ``deck`` if given)."""
     client = Client()
     key = new_key()
-    client.cookies[GUEST_COOKIE] = key
+    client.cookies[GUEST_COOKIE] = key_cookie_value(GUEST_COOKIE, key)
     return client, guests.start(key, deck=deck)
 
 
@@ -61,8 +61,11 @@ def test_one_click_on_the_home_page_starts_a_match_without_an_account(client: Cl
     # Only the key's hash is stored; the key itself is nowhere in the database.
     seat = match.seats.get(number=0)
     assert seat.kind == Seat.Kind.GUEST and seat.user is None
-    assert seat.guest_key_hash == hashlib.sha256(cookie.value.encode()).hexdigest()
-    assert not Seat.objects.filter(guest_key_hash=cookie.value).exists()
+    # The cookie holds the key signed (key:time:signature): only a key the site issued counts.
+    key = cookie.value.split(":")[0]
+    assert cookie.value == key_cookie_value(GUEST_COOKIE, key) or cookie.value.startswith(key + ":")
+    assert seat.guest_key_hash == hashlib.sha256(key.encode()).hexdigest()
+    assert not Seat.objects.filter(guest_key_hash__in=[key, cookie.value]).exists()
     assert match.seats.get(number=1).kind == Seat.Kind.BEA
 
     page = client.get(url(match, "table")).content.decode()
@@ -131,7 +134,7 @@ def test_signing_up_from_that_browser_keeps_the_matches_and_statistics(client: C
     client.post("/games/new/", CHOICE)
     match = Match.objects.get()
     # The guest wins a hand: a stacked second match makes the statistics certain.
-    key = client.cookies[GUEST_COOKIE].value
+    key = client.cookies[GUEST_COOKIE].value.split(":")[0]  # the key, without its signature
     won = guests.start(key, deck=stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"), replace_running=True)
     move(client, won, "pass")
     bea_moves(won, {"type": "pass"})

@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games import bea_turns, guests
-from games.access import new_key
+from games.access import GUEST_COOKIE, key_cookie_value, new_key
 from games.models import Match
 from ginsite.asgi import application
 
@@ -97,6 +97,10 @@ async def test_each_player_sees_a_person_s_moves_in_their_own_language(alice: Us
         await english_socket.disconnect()
 
 
+def signed(key: str) -> str:
+    return key_cookie_value(GUEST_COOKIE, key)
+
+
 @pytest.mark.parametrize(
     ("cookie", "query", "headers"),
     [
@@ -110,7 +114,7 @@ async def test_a_german_guest_gets_german_pushes(
 ):
     key = new_key()
     match = await database_sync_to_async(guests.start)(key, deck=DECK)
-    comm = socket(match, f"gin_guest={key}; {cookie}", query, **headers)
+    comm = socket(match, f"gin_guest={signed(key)}; {cookie}", query, **headers)
     assert (await comm.connect())[0]
     try:
         opening = "".join(await opening_frames(comm))
@@ -125,7 +129,7 @@ async def test_a_german_guest_gets_german_pushes(
 async def test_a_language_the_site_does_not_offer_is_ignored(query: str):
     key = new_key()
     match = await database_sync_to_async(guests.start)(key, deck=DECK)
-    comm = socket(match, f"gin_guest={key}", query)
+    comm = socket(match, f"gin_guest={signed(key)}", query)
     assert (await comm.connect())[0]
     try:
         assert "Stock ·" in "".join(await opening_frames(comm))

@@ -232,7 +232,9 @@ def test_pass_and_play_is_for_the_device_that_owns_it(alice: User, bob: User):
     match = local.start(None, "the-owner-key", "Ann", "Ben", deck=DECK)
     first_hand(match)
     owner = Client()
-    owner.cookies[access.OWNER_COOKIE] = "the-owner-key"
+    owner.cookies[access.OWNER_COOKIE] = access.key_cookie_value(
+        access.OWNER_COOKIE, "the-owner-key"
+    )
     html = owner.get(page(match, 1, 2)).content.decode()
     assert "Move 2 of 6: Ann discarded K♦." in html and NOTE in html
     assert Client().get(page(match, 1)).status_code == 404

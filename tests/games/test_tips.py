@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games import guests, services
-from games.access import GUEST_COOKIE, new_key
+from games.access import GUEST_COOKIE, key_cookie_value, new_key
 from games.tips import COOKIE
 from tests.seeds import deal
 
@@ -49,12 +49,12 @@ def test_a_player_with_earlier_matches_gets_none(alice: User, alice_client: Clie
 
 def test_a_guest_gets_them_on_the_first_match_only(client: Client):
     key = new_key()
-    client.cookies[GUEST_COOKIE] = key
+    client.cookies[GUEST_COOKIE] = key_cookie_value(GUEST_COOKIE, key)
     first = guests.start(key)
     page = client.get(url(first, "table")).content.decode()
     assert TIPS in page
     fresh = Client()
-    fresh.cookies[GUEST_COOKIE] = key
+    fresh.cookies[GUEST_COOKIE] = key_cookie_value(GUEST_COOKIE, key)
     second = guests.start(key, replace_running=True)
     assert TIPS not in fresh.get(url(second, "table")).content.decode()
 

@@ -124,11 +124,11 @@ def test_a_finished_table_opens_read_only(alice: User):
 
 def test_an_adopted_guest_match_is_listed(client: Client):
     from games import guests
-    from games.access import GUEST_COOKIE, new_key
+    from games.access import GUEST_COOKIE, key_cookie_value, new_key
 
     key = new_key()
     match = guests.start(key)
-    client.cookies[GUEST_COOKIE] = key
+    client.cookies[GUEST_COOKIE] = key_cookie_value(GUEST_COOKIE, key)
     password = "a long pass phrase for a guest"
     client.post(
         "/accounts/signup/",
