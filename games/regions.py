@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from games import readers
 from games.engine import display
 from games.fair_lines import fair_line
+from games.labels import KIND_NAMES, PRESET_NAMES, card, level_name
 from games.lesson import panel as lesson_panel
 from games.models import HandOrder, Match, Seat
 from games.states import SEED_WAIT_SECONDS
@@ -45,51 +46,11 @@ REGIONS: tuple[str, ...] = (
     "history",
 )
 
-SUIT_NAMES = {
-    "C": gettext_lazy("clubs"),
-    "D": gettext_lazy("diamonds"),
-    "H": gettext_lazy("hearts"),
-    "S": gettext_lazy("spades"),
-}
-RANK_NAMES = {
-    "A": gettext_lazy("ace"),
-    "T": "10",
-    "J": gettext_lazy("jack"),
-    "Q": gettext_lazy("queen"),
-    "K": gettext_lazy("king"),
-}
-KIND_NAMES = {
-    "knock": gettext_lazy("knock"),
-    "gin": gettext_lazy("gin"),
-    "big_gin": gettext_lazy("Big Gin"),
-    "undercut": gettext_lazy("undercut"),
-    "draw": gettext_lazy("draw"),
-}
 SUIT_ORDER = "CDHS"
 RANK_ORDER = "A23456789TJQK"
 
 
 # --- Cards ------------------------------------------------------------------------------------
-
-
-def card_name(code: str) -> str:
-    """``10 of diamonds``, for screen readers and tooltips."""
-    rank = RANK_NAMES.get(code[0], code[0])
-    return _("%(rank)s of %(suit)s") % {"rank": rank, "suit": SUIT_NAMES[code[1]]}
-
-
-def card(code: str, **extra: Any) -> dict[str, Any]:
-    """What a template needs to draw one card."""
-    label = display(code)
-    return {
-        "code": code,
-        "rank": label[:-1],
-        "suit": label[-1],
-        "label": label,
-        "red": code[1] in "DH",
-        "name": card_name(code),
-        **extra,
-    }
 
 
 def _by_suit(code: str) -> tuple[int, int]:
@@ -343,8 +304,6 @@ def _clock(
 
 
 def _rules_line(rules: dict[str, Any], opponent: str, level: str) -> str:
-    from games.forms import PRESET_NAMES, level_name
-
     line = _("%(preset)s rules, playing to %(target)s.") % {
         "preset": PRESET_NAMES.get(rules["name"], rules["name"]),
         "target": rules["target"],

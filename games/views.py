@@ -35,7 +35,8 @@ from games import (
     tips,
 )
 from games.ai import hint as bea_hint
-from games.forms import PRESET_NAMES, MoveForm, NewMatchForm
+from games.forms import MoveForm, NewMatchForm
+from games.labels import PRESET_NAMES
 from games.models import Match, PrivateTable
 from games.readers import WATCHER, view_for
 from games.regions import REGIONS, render_regions, render_update, table_context

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from games import history
-from games.forms import PRESET_NAMES
+from games.labels import PRESET_NAMES
 from games.models import Match
 from games.services import TARGETS
 from games.stats import player_stats

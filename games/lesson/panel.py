@@ -17,7 +17,7 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
 from games.engine import best_arrangement, display
-from games.forms import PRESET_NAMES
+from games.labels import PRESET_NAMES
 from games.models import Match
 
 from .script import BEA, LEARNER, SCRIPT, Position, position, story
