@@ -30,9 +30,11 @@ from games.engine import (
     hand_is_fair,
 )
 
+from .labels import card
 from .models import HandRecord, HandReview, Match
-from .regions import card, describe_move, result_context
 from .states import first_state
+from .table.moves import describe_move
+from .table.results import result_context
 
 
 class NoSuchHand(Exception):  # noqa: N818 - the callers answer 404, as for a missing page

@@ -39,8 +39,9 @@ from games.forms import MoveForm, NewMatchForm
 from games.labels import PRESET_NAMES
 from games.models import Match, PrivateTable
 from games.readers import WATCHER, view_for
-from games.regions import REGIONS, render_regions, render_update, table_context
 from games.starts import TooManyMatches, admit, client_address
+from games.table.context import table_context
+from games.table.regions import REGIONS, render_regions, render_update
 from ginsite.htmx import go_to
 from ginsite.refusals import Refused
 

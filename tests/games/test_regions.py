@@ -1,4 +1,4 @@
-"""games.regions: which regions a move changes (what htmx answers and sockets push)."""
+"""games.table.regions: which regions a move changes (what htmx answers and sockets push)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from games import services
 from games.readers import view_for
-from games.regions import REGIONS, changed_regions, render_update
+from games.table.regions import REGIONS, changed_regions, render_update
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, stacked, start
 
