@@ -28,7 +28,8 @@ from ginsite.refusals import Refused
 from . import events, lookups, outbox
 from .lesson import script as lesson_script
 from .models import Action, HandRecord, Match, Offer, Seat
-from .presence import claimable, in_lobby_match, is_connected, is_live, seat_active
+from .move_clock import claimable
+from .presence import in_lobby_match, is_connected, is_live, seat_active
 from .states import SEED_WAIT_SECONDS, first_state, load_state, pending
 
 if TYPE_CHECKING:
