@@ -18,7 +18,7 @@ from games import access, history, lookups, presence, replays, services, starts
 from games.engine import legal_actions
 from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
-from games.states import load_state
+from games.state_cache import load_state
 from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, WholeNumber, user_of
 from ginsite.refusals import Refused
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from .models import Match
 from .presence import away_seconds, is_live
-from .states import load_state
+from .state_cache import load_state
 
 # How long the player to move may be away before the other may claim the win.
 CLAIM_AFTER_SECONDS = 60

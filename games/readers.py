@@ -22,7 +22,7 @@ from ginsite.apikit import api_time
 from .lesson import script as lesson_script
 from .live_table import live_state
 from .models import Match, Seat
-from .states import load_state
+from .state_cache import load_state
 
 WATCHER = None
 

@@ -32,7 +32,7 @@ from games.engine import (
 
 from .labels import card
 from .models import HandRecord, HandReview, Match
-from .states import first_state
+from .state_cache import first_state
 from .table.moves import describe_move
 from .table.results import result_context
 

@@ -5,7 +5,7 @@ row, checks the version the request was made for, asks the engine (or the rules 
 play) whether it may happen, stores it, and announces it (``games.events``): the
 announcement reaches the subscribers only after the transaction commits, carrying ids and
 versions, never a card. Reading a match is ``games.readers``; its cached state
-``games.states``; who is at a table ``games.presence``.
+``games.state_cache``; who is at a table ``games.presence``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from .lesson import script as lesson_script
 from .models import Action, HandRecord, Match, Offer, Seat
 from .move_clock import claimable
 from .presence import in_lobby_match, is_connected, is_live, seat_active
-from .states import SEED_WAIT_SECONDS, first_state, load_state, pending
+from .state_cache import SEED_WAIT_SECONDS, first_state, load_state, pending
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import display
 from games.models import Match
-from games.states import SEED_WAIT_SECONDS
+from games.state_cache import SEED_WAIT_SECONDS
 
 
 def status_line(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:

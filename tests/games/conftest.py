@@ -12,7 +12,7 @@ from games import services
 from games.engine import ALL_CARDS, display, player_view
 from games.labels import card_name
 from games.models import Action, Match
-from games.states import load_state
+from games.state_cache import load_state
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import access, move_clock, presence, private, services
 from games.models import Match, Offer, PrivateTable, Seat
-from games.states import load_state
+from games.state_cache import load_state
 from ginsite.refusals import Refused
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, assert_no_leak, hand, snapshot, stacked, url
