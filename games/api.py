@@ -313,10 +313,8 @@ def _detail(match: Match, seat: int | None) -> dict[str, Any]:
 
 
 def _with_players(match: Match) -> Match:
-    """A match made or moved on, whose seats were not read with it (``services.start_bea_match``,
-    ``access.held_seat``): its seats with their names, read after the commit. The door brought
-    the match itself up to date in place (version, status, scores); the seats a change can
-    alter are read afresh by view_for's live state."""
+    """A match made or moved on without its seats (``services.start_bea_match``,
+    ``access.held_seat``): its seats and their names, read after the commit."""
     lookups.prefetch_players(match)
     return match
 
