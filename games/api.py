@@ -18,7 +18,7 @@ from games import access, history, lookups, presence, replays, services, starts
 from games.engine import legal_actions
 from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
-from games.states import load_state
+from games.state_cache import load_state
 from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, WholeNumber, user_of
 from ginsite.refusals import Refused
 
@@ -261,7 +261,7 @@ def _seated(request: HttpRequest, public_id: str) -> tuple[Match, int]:
 def _moving(request: HttpRequest, public_id: str) -> tuple[Match, int]:
     """``_seated`` for a move, the hot path: the user's seat and its match in one query. The
     door reads the match and its seats again under its lock, and notes the move as the seat's
-    sign of life; the names the answer shows are read after the commit (``_detail``)."""
+    sign of life; the names the answer shows are read after the commit (``_with_players``)."""
     held = access.held_seat(user_of(request), public_id)
     if held is not None and held.seat is not None:
         return held.match, held.seat
@@ -305,13 +305,18 @@ def _summary(match: Match, seat: int | None) -> dict[str, Any]:
 
 
 def _detail(match: Match, seat: int | None) -> dict[str, Any]:
-    # The door brings the caller's match up to date in place (version, status, scores); the
-    # seats a change can alter are read afresh by view_for's live state.
-    if "seats" not in getattr(match, "_prefetched_objects_cache", {}):
-        lookups.prefetch_players(match)
+    """The answer about ``match``, which holds its seats with their players: as the door read
+    them (``access.find``), or as ``_with_players`` reads them after a change."""
     view = view_for(match, seat)
     live = view.pop("live", None)
     return {**_summary(match, seat), "view": view, "live": live}
+
+
+def _with_players(match: Match) -> Match:
+    """A match made or moved on without its seats (``services.start_bea_match``,
+    ``access.held_seat``): its seats and their names, read after the commit."""
+    lookups.prefetch_players(match)
+    return match
 
 
 def _offer_json(offer: Any) -> dict[str, Any]:
@@ -400,7 +405,7 @@ def start_bea(request: HttpRequest, body: BeaIn) -> Status:
         ) from None
     except Refused as refused:
         raise ApiError(400, "invalid_request", refused.message) from None
-    return Status(201, _detail(match, 0))
+    return Status(201, _detail(_with_players(match), 0))
 
 
 @router.get("/matches/{match_id}", response={200: MatchDetail, ERRORS: Error}, tags=["matches"])
@@ -441,7 +446,7 @@ def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str
     if body.seed is not None and "seed" not in action:
         action["seed"] = body.seed
     services.submit(match, seat, action, body.version)
-    return _detail(match, seat)
+    return _detail(_with_players(match), seat)
 
 
 @router.post(

@@ -1,7 +1,7 @@
 """Arranging one's hand: a seat's chosen sort, or the order its player dragged the cards into.
 
 The order is a player's private preference. It is stored per seat, read only when that seat's
-own table is drawn (``regions.table_context``), and never reaches the engine, the other seat,
+own table is drawn (``table.context.table_context``), and never reaches the engine, the other seat,
 a watcher, the JSON API or a websocket frame of anyone else.
 """
 

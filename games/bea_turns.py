@@ -41,7 +41,7 @@ from .events import MatchChanged
 from .lesson import script as lesson_script
 from .models import Match, Seat
 from .readers import bea_seat
-from .states import load_state
+from .state_cache import load_state
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,8 @@ from django.utils.translation import ngettext
 
 from games.models import Match
 from games.readers import view_for
-from games.regions import render_regions, table_context
+from games.table.context import table_context
+from games.table.regions import render_regions
 from ginsite import limits
 
 if TYPE_CHECKING:

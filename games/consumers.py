@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from games import access, budgets, events, presence, quick_messages, readers
 from games.models import Match
-from games.regions import render_update
+from games.table.regions import render_update
 from ginsite import limits
 from ginsite.dbwork import in_thread
 from ginsite.language import in_language, reader_language

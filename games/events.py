@@ -24,7 +24,7 @@ from typing import Any
 from django.dispatch import Signal
 
 from .models import Match, Seat
-from .states import load_state
+from .state_cache import load_state
 
 log = logging.getLogger(__name__)
 

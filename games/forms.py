@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.ai import LEVELS
@@ -24,7 +24,6 @@ PRESET_CHOICES = [
     ),
     ("simple", _("Simple: undercut 25, the deal alternates, no bonuses at the end.")),
 ]
-PRESET_NAMES = {"standard": _("Standard"), "classic": _("Classic"), "simple": _("Simple")}
 
 LEVEL_CHOICES = [
     ("easy", _("Easy: plays what is in front of her")),
@@ -39,19 +38,8 @@ def _points(target: int) -> str:
     return gettext("%(points)s points") % {"points": target}
 
 
-def _level_name(level: str) -> str:
-    names = {
-        "easy": pgettext("Bea's level", "easy"),
-        "medium": pgettext("Bea's level", "medium"),
-        "hard": pgettext("Bea's level", "hard"),
-        "expert": pgettext("Bea's level", "expert"),
-    }
-    return names.get(level, level)
-
-
 # Translated when shown, not when this module is imported (in whatever language that was).
 points_label = lazy(_points, str)
-level_name = lazy(_level_name, str)
 TARGET_CHOICES = [(t, points_label(t)) for t in TARGETS]
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
 
-from games.forms import PRESET_NAMES
+from games.labels import PRESET_NAMES
 from games.models import Match, Seat
 
 if TYPE_CHECKING:

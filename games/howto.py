@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.html import format_html
 
 from games.engine import ALL_CARDS, PRESETS, Ruleset, apply, display, new_match, player_view, points
-from games.forms import PRESET_NAMES
+from games.labels import PRESET_NAMES
 
 PRESET_ORDER = ("standard", "classic", "simple")
 DEFAULT_PRESET = "standard"

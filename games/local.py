@@ -27,7 +27,7 @@ from games.access import hash_key
 from games.forms import RulesForm
 from games.models import Match, Seat
 from games.private import clean_guest_name, name_field
-from games.states import load_state
+from games.state_cache import load_state
 from ginsite.names import key as name_key
 
 if TYPE_CHECKING:

@@ -64,7 +64,7 @@ def _locked_sql(vendor: str) -> tuple[str, str, str, rows.Columns, rows.Columns,
 def locked_match(pk: int, *, offers: bool = False) -> Match:
     """``Match.objects.select_for_update().prefetch_related("seats").get(pk=pk)``, inside the
     caller's transaction, and with ``offers`` its offers too, newest first, in the list
-    ``Prefetch("offers", to_attr=OFFERS_READ)`` would leave (``presence.latest_offers``)."""
+    ``Prefetch("offers", to_attr=OFFERS_READ)`` would leave (``live_table.latest_offers``)."""
     if connection.features.has_select_for_update and connection.get_autocommit():
         raise TransactionManagementError("locked_match() needs a transaction")
     match_sql, seats_sql, offers_sql, match_cols, seat_cols, offer_cols = _locked_sql(

@@ -1,6 +1,6 @@
 """Matches as the engine's log: rules, seats, the seed, and the ordered actions.
 
-The current state of a match is a pure function of these rows (``states.load_state``); the
+The current state of a match is a pure function of these rows (``state_cache.load_state``); the
 seed and the stacked deck are secrets and never leave the server.
 """
 

@@ -1,5 +1,6 @@
-"""Who is at a live table: each seat's open sockets, how long the player to move has been
-away, and what the live parts of the table show (presence, offers, the next match).
+"""Who is at a live table: each seat's open sockets and other signs of life, and how long the
+player to move has been away. The move clock and claims are ``games.move_clock``; what the live
+parts of a table show (presence, offers, the next match) is ``games.live_table``.
 
 Shared by every server process through the database: a seat counts its open sockets and the
 last time one of them proved alive. A process that dies leaves the count too high, so a seat
@@ -16,12 +17,8 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from ginsite.apikit import api_time
-
 from . import events, outbox
-from .lookups import OFFERS_READ
-from .models import Match, Offer, Seat
-from .states import load_state
+from .models import Match, Seat
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -29,15 +26,7 @@ if TYPE_CHECKING:
 # Each open socket of a seat touches ``last_seen`` this often; a seat whose socket has not been
 # heard of for STALE_AFTER counts as away even if its close never arrived (a killed process).
 HEARTBEAT_SECONDS = 10
-# How long "X declined your offer" stays on the table after the answer.
-DECLINE_SHOWN = timedelta(seconds=30)
 STALE_AFTER_SECONDS = 30
-# How long the player to move may be away before the other may claim the win.
-CLAIM_AFTER_SECONDS = 60
-# The move clock of a lobby match: a player who is here but does not move for this long in
-# their turn may also lose on time (the other claims it). Friends at a private table and
-# matches against Bea have no clock.
-MOVE_LIMIT_SECONDS = 120
 # A sign of life other than a socket (a move, an API request, an open event stream) counts for
 # this long; an event stream renews it at each of its keep-alives (every 10 s).
 ACTIVE_FOR_SECONDS = STALE_AFTER_SECONDS
@@ -142,13 +131,6 @@ def player_active(user_id: int, now: datetime | None = None) -> None:
     ).update(last_active=now)
 
 
-def move_deadline(match: Match) -> datetime | None:
-    """Until when the player to move may take their time (lobby matches only), or None."""
-    if match.kind != Match.Kind.LOBBY or not match.is_active:
-        return None
-    return (match.moved_at or match.created_at) + timedelta(seconds=MOVE_LIMIT_SECONDS)
-
-
 def last_sign_of_life(seat: Seat) -> datetime | None:
     """The latest time the seat's player may have been here: their sockets' last beat, or
     the last sign of life written for them, which a request within SIGN_WRITE_EVERY_SECONDS
@@ -168,77 +150,6 @@ def away_seconds(match: Match, seat: Seat, now: datetime | None = None) -> float
         return 0.0
     since = last_sign_of_life(seat) or match.created_at
     return max(0.0, (now - since).total_seconds())
-
-
-def claimable(match: Match, seat: int, now: datetime | None = None) -> bool:
-    """May ``seat`` claim the win? Only in a live match in progress whose player to move,
-    the other seat, has been away longer than CLAIM_AFTER_SECONDS."""
-    if not match.is_active or not is_live(match):
-        return False
-    # Friends at a private table wait for each other: the seed promises that a player can
-    # come back after a break by reopening the link.
-    if match.kind == Match.Kind.PRIVATE:
-        return False
-    if load_state(match).to_act != 1 - seat:
-        return False
-    now = now or timezone.now()
-    deadline = move_deadline(match)
-    if deadline is not None and now > deadline:
-        return True  # here or not, they let their clock run out
-    other = next(s for s in match.seats.all() if s.number == 1 - seat)
-    return away_seconds(match, other, now) > CLAIM_AFTER_SECONDS
-
-
-def latest_offers(match: Match, count: int = 2) -> list[Offer]:
-    """The match's newest offers, newest first: from the offers the door read with the match
-    for a move (``lookups.OFFERS_READ``: a move changes none, and both players' views and the
-    answer need them), else from the database."""
-    read = getattr(match, OFFERS_READ, None)
-    if read is not None:
-        return sorted(read, key=lambda offer: offer.pk, reverse=True)[:count]
-    return list(match.offers.order_by("-pk")[:count])
-
-
-def live_state(match: Match, seat: int | None) -> dict[str, Any] | None:
-    """What the live parts of a table show (no cards): who is connected, whether the win may
-    be claimed, the open offer, the last answer, and the match that follows this one."""
-    if not is_live(match):
-        return None
-    now = timezone.now()
-    seats = {s.number: s for s in match.seats.all()}
-    offers = latest_offers(match)
-    latest = offers[0] if offers else None
-    follow = next((o.result for o in offers if o.result_id is not None), None)
-    deadline = move_deadline(match)
-    state: dict[str, Any] = {
-        "connected": [is_connected(seats[n], now) for n in (0, 1)],
-        # The move clock: until when the player to move may take their time (null: no clock).
-        "move_deadline": api_time(deadline) if deadline is not None else None,
-        "next": follow.public_id if follow is not None else None,
-        "offer": None,
-        "answered": None,
-        "claimable": False,
-        "active": match.is_active,
-    }
-    if match.kind == Match.Kind.PRIVATE:
-        # A seat taken by a newcomer changes names and the waiting message on every page.
-        state["open"] = [seats[n].is_open for n in (0, 1)]
-        state["names"] = [seats[n].display_name for n in (0, 1)]
-    if latest is not None:
-        data = {"id": latest.pk, "kind": latest.kind, "from_seat": latest.from_seat}
-        if latest.status == Offer.Status.PENDING:
-            state["offer"] = data
-        elif latest.status == Offer.Status.DECLINED:
-            # Shown for a little while, not for the rest of the match (table.js hides it).
-            until = (latest.answered_at or now) + DECLINE_SHOWN
-            state["answered"] = {**data, "status": latest.status, "until": api_time(until)}
-    if seat is not None:
-        state["claimable"] = claimable(match, seat, now)
-        if state["claimable"]:
-            # Why: the move clock ran out, or the player to move is away.
-            late = deadline is not None and now > deadline
-            state["claim_reason"] = "clock" if late else "away"
-    return state
 
 
 def user_at_table(user: AbstractBaseUser | AnonymousUser | None, channel: str, signal: Any) -> None:

@@ -20,9 +20,9 @@ from games.engine import spectator_view as engine_spectator_view
 from ginsite.apikit import api_time
 
 from .lesson import script as lesson_script
+from .live_table import live_state
 from .models import Match, Seat
-from .presence import live_state
-from .states import load_state
+from .state_cache import load_state
 
 WATCHER = None
 

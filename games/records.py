@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, F, Q, QuerySet
 
-from games.forms import PRESET_NAMES
+from games.labels import PRESET_NAMES
 from games.models import Match, Seat, seats_with_players
 
 if TYPE_CHECKING:

@@ -30,9 +30,11 @@ from games.engine import (
     hand_is_fair,
 )
 
+from .labels import card
 from .models import HandRecord, HandReview, Match
-from .regions import card, describe_move, result_context
-from .states import first_state
+from .state_cache import first_state
+from .table.moves import describe_move
+from .table.results import result_context
 
 
 class NoSuchHand(Exception):  # noqa: N818 - the callers answer 404, as for a missing page
@@ -216,27 +218,6 @@ def page_context(replay: Replay, index: int) -> dict[str, Any]:
     index = max(0, min(index, last))
     state = replay.positions[index]
     move = state.moves[-1] if index else None
-    drawn = move["card"] if move and move["type"] in ("draw", "take_upcard") else ""
-    hands = []
-    for seat in (0, 1):
-        arranged = best_arrangement(state.hands[seat])
-        melded = {c for meld in arranged.melds for c in meld}
-        groups = [*arranged.melds]
-        if arranged.deadwood_cards:
-            groups.append(sorted(arranged.deadwood_cards, key=_order))
-        hands.append(
-            {
-                "seat": seat,
-                "name": names[seat],
-                "dealer": state.dealer == seat,
-                "mover": move is not None and move["seat"] == seat,
-                "deadwood": arranged.deadwood,
-                "groups": [
-                    [card(c, melded=c in melded, just_drawn=c == drawn) for c in group]
-                    for group in groups
-                ],
-            }
-        )
     pile = list(state.discard)
     moves = [
         {
@@ -255,7 +236,7 @@ def page_context(replay: Replay, index: int) -> dict[str, Any]:
         "last": last,
         "move": moves[index],
         "moves": moves,
-        "hands": hands,
+        "hands": [_hand_at(state, seat, names[seat], move) for seat in (0, 1)],
         "pile": {
             "top": card(pile[-1]) if pile else None,
             "count": len(pile),
@@ -266,18 +247,46 @@ def page_context(replay: Replay, index: int) -> dict[str, Any]:
         )
         if index == last
         else None,
-        "urls": {
-            "first": url(match, replay.hand_number, 0),
-            "previous": url(match, replay.hand_number, index - 1) if index > 0 else "",
-            "next": url(match, replay.hand_number, index + 1) if index < last else "",
-            "last": url(match, replay.hand_number, last),
-            "table": reverse(
-                "games:local" if match.kind == Match.Kind.LOCAL else "games:table",
-                args=[match.public_id],
-            ),
-        },
+        "urls": _step_urls(replay, index, last),
         "hands_list": [{"number": n, "url": url(match, n)} for n in finished],
         "shuffle": _shuffle_context(replay, names),
+    }
+
+
+def _hand_at(
+    state: MatchState, seat: int, name: str, move: dict[str, Any] | None
+) -> dict[str, Any]:
+    """One seat's hand, face up, in its best arrangement: melds, then the deadwood."""
+    drawn = move["card"] if move and move["type"] in ("draw", "take_upcard") else ""
+    arranged = best_arrangement(state.hands[seat])
+    melded = {c for meld in arranged.melds for c in meld}
+    groups = [*arranged.melds]
+    if arranged.deadwood_cards:
+        groups.append(sorted(arranged.deadwood_cards, key=_order))
+    return {
+        "seat": seat,
+        "name": name,
+        "dealer": state.dealer == seat,
+        "mover": move is not None and move["seat"] == seat,
+        "deadwood": arranged.deadwood,
+        "groups": [
+            [card(c, melded=c in melded, just_drawn=c == drawn) for c in group] for group in groups
+        ],
+    }
+
+
+def _step_urls(replay: Replay, index: int, last: int) -> dict[str, str]:
+    """The links that step through the hand, and back to the table."""
+    match, number = replay.match, replay.hand_number
+    return {
+        "first": url(match, number, 0),
+        "previous": url(match, number, index - 1) if index > 0 else "",
+        "next": url(match, number, index + 1) if index < last else "",
+        "last": url(match, number, last),
+        "table": reverse(
+            "games:local" if match.kind == Match.Kind.LOCAL else "games:table",
+            args=[match.public_id],
+        ),
     }
 
 

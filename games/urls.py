@@ -2,23 +2,23 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from . import quick_message_views, views
+from . import local_views, private_views, quick_message_views, views
 from .lesson import views as lesson
 
 app_name = "games"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("new/", views.new_match, name="new"),
-    path("friend/", views.private_new, name="private_new"),
-    path("t/<str:token>/", views.private_table, name="private"),
-    path("t/<str:token>/join", views.private_join, name="private_join"),
-    path("local/", views.local_new, name="local_new"),
-    path("local/<str:public_id>/", views.local_table, name="local"),
-    path("local/<str:public_id>/reveal", views.local_reveal, name="local_reveal"),
-    path("local/<str:public_id>/act", views.local_act, name="local_act"),
-    path("local/<str:public_id>/restart", views.local_restart, name="local_restart"),
-    path("local/<str:public_id>/order", views.local_order, name="local_order"),
-    path("local/<str:public_id>/hint", views.local_hint, name="local_hint"),
+    path("friend/", private_views.private_new, name="private_new"),
+    path("t/<str:token>/", private_views.private_table, name="private"),
+    path("t/<str:token>/join", private_views.private_join, name="private_join"),
+    path("local/", local_views.local_new, name="local_new"),
+    path("local/<str:public_id>/", local_views.local_table, name="local"),
+    path("local/<str:public_id>/reveal", local_views.local_reveal, name="local_reveal"),
+    path("local/<str:public_id>/act", local_views.local_act, name="local_act"),
+    path("local/<str:public_id>/restart", local_views.local_restart, name="local_restart"),
+    path("local/<str:public_id>/order", local_views.local_order, name="local_order"),
+    path("local/<str:public_id>/hint", local_views.local_hint, name="local_hint"),
     path("lesson/", lesson.start, name="lesson"),
     path("lesson/no-thanks", lesson.decline, name="lesson_decline"),
     path("lesson/<str:public_id>/leave", lesson.leave, name="lesson_leave"),

@@ -34,8 +34,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games.engine import PRESETS
-from games.forms import PRESET_NAMES
 from games.howto import NUMBERS, PRESET_ORDER, STOCK_LEFT_AT_DRAW
+from games.labels import PRESET_NAMES
 
 # The felt of the table (static/css/table.css) and the page background (site.css).
 THEME_COLOUR = "#1f5e43"

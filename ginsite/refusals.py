@@ -3,8 +3,8 @@
 ``games.services`` (the match door) and ``lobby.services`` (the lobby's) raise ``Refused`` or
 one of its kinds; each adapter turns it into its answer in one place: the JSON API in
 ``ginsite.api`` (``{"code", "message"}`` with the status), the lobby's pages in
-``lobby.views._refused`` and the table's in ``games.views``. Here, below both apps, so that
-``games`` can raise it without importing ``lobby``.
+``lobby.views._refused`` and the table's in ``games.table_responses.refusal``. Here, below
+both apps, so that ``games`` can raise it without importing ``lobby``.
 """
 
 from __future__ import annotations

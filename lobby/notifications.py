@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from games import events
 from games.events import MatchChanged
-from games.forms import PRESET_NAMES
+from games.labels import PRESET_NAMES
 from games.models import Match, Offer, Seat
 from lobby.models import Challenge, Follow, display_name_of, ensure_profile
 from lobby.push_delivery import Notice, send

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import history, records
-from games.forms import PRESET_NAMES
+from games.labels import PRESET_NAMES
 from games.services import TARGETS
 from games.stats import player_stats
 from ginsite.refusals import Refused

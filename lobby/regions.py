@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import PRESET_NAMES
+from games.labels import PRESET_NAMES
 from games.models import Match, Seat
 from games.services import TARGETS
 from lobby import completion, friends, presence

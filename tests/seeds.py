@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games import services
-from games.states import load_state
+from games.state_cache import load_state
 
 if TYPE_CHECKING:
     from games.engine import MatchState

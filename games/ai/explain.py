@@ -15,20 +15,10 @@ from django.utils.translation import pgettext
 
 from games.engine.cards import BIT, INDEX, cards_of, display, mask_of
 from games.engine.melds import deadwood_of_mask, melds_of_mask
+from games.labels import suit_name
 
 from . import knowledge
 from .baseline import melds_with
-
-
-def suit_name(suit: str) -> str:
-    """The plural name of a suit code (``H`` -> ``hearts``), in the active language."""
-    names = {
-        "C": pgettext("suit", "clubs"),
-        "D": pgettext("suit", "diamonds"),
-        "H": pgettext("suit", "hearts"),
-        "S": pgettext("suit", "spades"),
-    }
-    return names[suit]
 
 
 def _names(cards: list[str]) -> str:

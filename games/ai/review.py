@@ -173,29 +173,7 @@ def note_text(note: Note, opponent: str) -> str:
             return _("This discard gave %(opponent)s a run: %(meld)s.") % values
         return _("This discard gave %(opponent)s a set: %(meld)s.") % values
     if code == "likely_knock":
-        if note["theirs"] == 0:
-            return (
-                _(
-                    "Holding %(deadwood)s deadwood against a likely gin: %(opponent)s's cards "
-                    "already all melded."
-                )
-                % values
-            )
-        if note["deadwood"] <= note["theirs"]:
-            return (
-                _(
-                    "Holding %(deadwood)s deadwood against a likely knock: %(opponent)s could "
-                    "knock next turn with %(theirs)s, and that knock would be undercut."
-                )
-                % values
-            )
-        return (
-            _(
-                "Holding %(deadwood)s deadwood against a likely knock: %(opponent)s could knock "
-                "next turn with %(theirs)s."
-            )
-            % values
-        )
+        return _likely_knock_text(note, values)
     if code == "undercut":
         return (
             _(
@@ -205,3 +183,30 @@ def note_text(note: Note, opponent: str) -> str:
             % values
         )
     return ""
+
+
+def _likely_knock_text(note: Note, values: dict[str, Any]) -> str:
+    """Deadwood held while the opponent was close to knocking (or to gin)."""
+    if note["theirs"] == 0:
+        return (
+            _(
+                "Holding %(deadwood)s deadwood against a likely gin: %(opponent)s's cards "
+                "already all melded."
+            )
+            % values
+        )
+    if note["deadwood"] <= note["theirs"]:
+        return (
+            _(
+                "Holding %(deadwood)s deadwood against a likely knock: %(opponent)s could "
+                "knock next turn with %(theirs)s, and that knock would be undercut."
+            )
+            % values
+        )
+    return (
+        _(
+            "Holding %(deadwood)s deadwood against a likely knock: %(opponent)s could knock "
+            "next turn with %(theirs)s."
+        )
+        % values
+    )

@@ -106,37 +106,15 @@ def score_hand(
         kind = "gin"  # a knock that leaves no deadwood always counts as gin
     layoffs: Layoffs = []
     if kind == "knock":
-        # Among the knocker's least-deadwood arrangements, the one leaving the defender the most.
-        chosen: tuple[int, tuple[int, ...], Layoffs, tuple[int, ...]] | None = None
-        for melds in arrangements_of_mask(hands[knocker]):
-            rest = hands[knocker]
-            for meld in melds:
-                rest &= ~meld
-            if mask_points(rest) != knocker_deadwood:
-                continue
-            result = _defender_best(melds, hands[defender])
-            if chosen is None or result[0] > chosen[0]:
-                chosen = (*result, melds)
-        assert chosen is not None
-        defender_deadwood, defender_melds, layoffs, knocker_melds = chosen
+        defender_deadwood, defender_melds, layoffs, knocker_melds = _knock_melds(
+            hands[knocker], hands[defender], knocker_deadwood
+        )
     else:
         knocker_melds = tuple(melds_of_mask(hands[knocker]))
         defender_melds = tuple(melds_of_mask(hands[defender]))
         defender_deadwood = deadwood_of_mask(hands[defender])
-
-    if kind == "knock" and defender_deadwood <= knocker_deadwood:
-        kind_out: HandKind = "undercut"
-        winner = defender
-        points = knocker_deadwood - defender_deadwood + rules.undercut_bonus
-    elif kind == "knock":
-        kind_out, winner = "knock", knocker
-        points = defender_deadwood - knocker_deadwood
-    elif kind == "gin":
-        kind_out, winner = "gin", knocker
-        points = rules.gin_bonus + defender_deadwood
-    else:
-        kind_out, winner = "big_gin", knocker
-        points = rules.big_gin_bonus + defender_deadwood
+    kind_out, points = _outcome(rules, kind, knocker_deadwood, defender_deadwood)
+    winner = defender if kind_out == "undercut" else knocker
 
     melds_by_seat: list[list[int]] = [[], []]
     melds_by_seat[knocker] = _ordered(knocker_melds)
@@ -166,6 +144,38 @@ def score_hand(
         "deadwood": deadwoods,
         "deadwood_cards": deadwood_cards,
     }
+
+
+def _knock_melds(
+    knocker_hand: int, defender_hand: int, knocker_deadwood: int
+) -> tuple[int, tuple[int, ...], Layoffs, tuple[int, ...]]:
+    """A knock's melds: among the knocker's least-deadwood arrangements, the one leaving the
+    defender the most (their deadwood, melds and layoffs), and the knocker's melds."""
+    chosen: tuple[int, tuple[int, ...], Layoffs, tuple[int, ...]] | None = None
+    for melds in arrangements_of_mask(knocker_hand):
+        rest = knocker_hand
+        for meld in melds:
+            rest &= ~meld
+        if mask_points(rest) != knocker_deadwood:
+            continue
+        result = _defender_best(melds, defender_hand)
+        if chosen is None or result[0] > chosen[0]:
+            chosen = (*result, melds)
+    assert chosen is not None
+    return chosen
+
+
+def _outcome(
+    rules: Ruleset, kind: str, knocker_deadwood: int, defender_deadwood: int
+) -> tuple[HandKind, int]:
+    """How the hand counts (a knock may be undercut) and the points it scores."""
+    if kind == "knock" and defender_deadwood <= knocker_deadwood:
+        return "undercut", knocker_deadwood - defender_deadwood + rules.undercut_bonus
+    if kind == "knock":
+        return "knock", defender_deadwood - knocker_deadwood
+    if kind == "gin":
+        return "gin", rules.gin_bonus + defender_deadwood
+    return "big_gin", rules.big_gin_bonus + defender_deadwood
 
 
 def _ordered(melds: tuple[int, ...] | list[int]) -> list[int]:

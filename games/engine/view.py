@@ -49,12 +49,7 @@ def player_view(state: MatchState, seat: int) -> dict[str, Any]:
         "cannot_discard": state.taken_from_discard if state.to_act == seat else None,
         "deadwood_after_discard": None,
         "moves": [public_move(m, seat) for m in state.moves],
-        "last_hand": state.last_hand,
-        "history": [dict(h) for h in state.history],
-        "settlement": state.settlement,
-        "version": state.version,
-        "rules": state.rules.as_dict(),
-        "shuffle": shuffle_view(state),
+        **_record_of(state),
     }
     if state.phase == "discard" and state.to_act == seat:
         view["deadwood_after_discard"] = {
@@ -82,6 +77,14 @@ def spectator_view(state: MatchState) -> dict[str, Any]:
         "hand_number": state.hand_number,
         "upcard_passes": state.upcard_passes,
         "moves": [public_move(m, -1) for m in state.moves],
+        **_record_of(state),
+    }
+
+
+def _record_of(state: MatchState) -> dict[str, Any]:
+    """What every reader sees alike of the match's record: the last hand, the hands so far,
+    the settlement, the version, the rules and this hand's shuffle."""
+    return {
         "last_hand": state.last_hand,
         "history": [dict(h) for h in state.history],
         "settlement": state.settlement,

@@ -17,7 +17,7 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
 from games.engine import best_arrangement, display
-from games.forms import PRESET_NAMES
+from games.labels import PRESET_NAMES
 from games.models import Match
 
 from .script import BEA, LEARNER, SCRIPT, Position, position, story
@@ -289,7 +289,7 @@ FIRST_LEVEL = "easy"
 
 
 def table_context(match: Match, ctx: dict[str, Any]) -> None:
-    """What a lesson changes on its table (``regions.table_context``): the panel; no Resign
+    """What a lesson changes on its table (``table.context.table_context``): the panel; no Resign
     (the panel's Leave ends a lesson) and no shuffle to verify (its deals are fixed). The hint
     is not offered either (``readers.hints_allowed``)."""
     view = ctx["view"]

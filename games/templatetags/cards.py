@@ -9,7 +9,7 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 
-from games.regions import card as card_data
+from games.labels import card as card_data
 
 register = template.Library()
 
@@ -20,7 +20,7 @@ FACE_MARKS = {"K": "♚", "Q": "♛", "J": "♞"}
 
 @register.simple_tag
 def card(value: dict[str, Any] | str, extra: str = "") -> str:
-    """A card from ``regions.card`` (or a bare code), with CSS classes for its flags."""
+    """A card from ``labels.card`` (or a bare code), with CSS classes for its flags."""
     data = card_data(value) if isinstance(value, str) else value
     classes = ["card", "red" if data["red"] else "black"]
     classes += [flag.replace("_", "-") for flag in FLAGS if data.get(flag)]

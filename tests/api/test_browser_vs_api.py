@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games.engine import legal_actions, player_view
 from games.models import Match
-from games.states import load_state
+from games.state_cache import load_state
 from ginclient.api import move_body
 from tests.games.live_helpers import cookie_of, frames, opening_frames, signed_in, socket
 from tests.games.test_leak import form_of

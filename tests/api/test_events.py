@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.engine import player_view
-from games.states import load_state
+from games.state_cache import load_state
 from ginsite.asgi import application
 from ginsite.dbwork import in_thread
 from lobby import event_log, event_socket, event_stream, presence

@@ -14,7 +14,7 @@ import pytest
 from games import access
 from games.engine import ALL_CARDS, legal_actions
 from games.models import Match
-from games.states import load_state
+from games.state_cache import load_state
 from lobby import event_log
 from tests.games.test_leak import choose, hidden_from, told_secrets
 

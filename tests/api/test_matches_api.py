@@ -7,7 +7,7 @@ import pytest
 from games import bea_turns, services
 from games.engine import player_view
 from games.models import Action, Match
-from games.states import load_state
+from games.state_cache import load_state
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
 from tests.games.live_helpers import lobby_match
 

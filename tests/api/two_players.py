@@ -22,7 +22,7 @@ from typing import Any
 import requests
 
 from games.models import Match
-from games.states import load_state
+from games.state_cache import load_state
 from tests.games.live_helpers import shown_cards
 from tests.games.test_leak import hidden_from, secrets_of
 

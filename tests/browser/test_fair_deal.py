@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import BrowserContext, expect
 
 from games.engine import fair
-from games.states import forget_all, load_state
+from games.state_cache import forget_all, load_state
 from tests.browser.conftest import sign_in_to_lobby
 from tests.browser.test_live_play import _navigations
 from tests.games.live_helpers import lobby_match

@@ -32,7 +32,7 @@ from django.db import connection
 from games import access
 from games.engine import legal_actions, player_view
 from games.models import Match
-from games.states import load_state
+from games.state_cache import load_state
 from tests.games.live_helpers import shown_cards
 
 if TYPE_CHECKING:

@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from games import services
 from games.engine import ALL_CARDS, display, player_view
+from games.labels import card_name
 from games.models import Action, Match
-from games.regions import card_name
-from games.states import load_state
+from games.state_cache import load_state
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

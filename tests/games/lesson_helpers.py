@@ -11,7 +11,7 @@ from django.urls import reverse
 from games import bea_turns
 from games.lesson import script
 from games.models import Match
-from games.states import load_state
+from games.state_cache import load_state
 
 from .conftest import move
 

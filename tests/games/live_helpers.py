@@ -11,8 +11,8 @@ from django.test import Client
 
 from games import services
 from games.engine import display
+from games.labels import card, card_name
 from games.models import Match, Seat
-from games.regions import card, card_name
 from ginsite.asgi import application
 from tests.sockets import Socket
 

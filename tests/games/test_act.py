@@ -10,7 +10,7 @@ from django.test import Client
 from games import services
 from games.engine import player_view
 from games.models import Match
-from games.states import load_state
+from games.state_cache import load_state
 
 from .conftest import (
     ALICE_KNOCKS,

@@ -13,7 +13,7 @@ from django.utils import timezone
 from games import bea_turns, services
 from games.events import match_changed
 from games.models import Match
-from games.states import load_state
+from games.state_cache import load_state
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, snapshot, stacked, start, url
 

@@ -13,7 +13,7 @@ from django.db.migrations.executor import MigrationExecutor
 from games import replays
 from games.engine import PRESETS, apply, fair, legal_actions, new_match
 from games.models import Match
-from games.states import forget_all, load_state
+from games.state_cache import forget_all, load_state
 from ginclient.verify import check
 
 BEFORE = [("games", "0009_match_fair")]

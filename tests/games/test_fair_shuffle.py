@@ -22,7 +22,7 @@ from django.utils import timezone
 from games import presence, private, services
 from games.engine import fair, legal_actions
 from games.models import Action, Match
-from games.states import SEED_WAIT_SECONDS, forget_all, load_state
+from games.state_cache import SEED_WAIT_SECONDS, forget_all, load_state
 from ginclient.api import move_body
 from ginclient.verify import check
 from tests.api.conftest import Api, body, token_for

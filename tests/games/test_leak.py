@@ -17,7 +17,7 @@ from games import bea_turns, services
 from games.access import GUEST_COOKIE
 from games.engine import ALL_CARDS, fair, legal_actions, player_view
 from games.models import Match
-from games.states import load_state
+from games.state_cache import load_state
 from tests.seeds import deal
 from tests.sockets import Socket
 

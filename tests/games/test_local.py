@@ -16,7 +16,7 @@ from django.urls import reverse
 from games import access, local
 from games.engine import ALL_CARDS
 from games.models import Match, Seat
-from games.states import forget_all
+from games.state_cache import forget_all
 from games.stats import player_stats
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, assert_no_leak, hand, snapshot, stacked

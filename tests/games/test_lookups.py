@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import lookups, services
 from games.models import Match, Offer, seats_with_players
-from games.states import load_state
+from games.state_cache import load_state
 from lobby import tokens
 from lobby.models import ApiToken
 from tests.seeds import deal

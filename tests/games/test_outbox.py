@@ -16,11 +16,11 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import outbox, services, states
+from games import outbox, services, state_cache
 from games.engine import legal_actions
 from games.events import match_changed
 from games.models import Announcement, Match
-from games.states import load_state
+from games.state_cache import load_state
 from ginsite import pushes
 from ginsite.refusals import Refused
 from lobby.models import PlayerEvent
@@ -236,6 +236,6 @@ def test_a_row_read_before_a_move_replays_to_its_own_version(alice: User, bob: U
     match = lobby_match(alice, bob, deck=DECK)
     stale = Match.objects.get(pk=match.pk)
     services.submit(match, 0, {"type": "pass"}, 0)
-    states.forget_all()
+    state_cache.forget_all()
     assert load_state(stale).version == 0
     assert load_state(Match.objects.get(pk=match.pk)).version == 1

@@ -13,9 +13,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import access, presence, private, services
+from games import access, move_clock, presence, private, services
 from games.models import Match, Offer, PrivateTable, Seat
-from games.states import load_state
+from games.state_cache import load_state
 from ginsite.refusals import Refused
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, assert_no_leak, hand, snapshot, stacked, url
@@ -353,7 +353,7 @@ def test_the_host_cannot_claim_a_win_while_the_guest_is_away(alice: User):
         connections=0, last_seen=timezone.now() - timedelta(hours=1)
     )
     assert load_state(match).to_act == 1
-    assert not presence.claimable(match, 0)
+    assert not move_clock.claimable(match, 0)
 
 
 # --- Expiry -----------------------------------------------------------------------------------

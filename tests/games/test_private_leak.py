@@ -15,7 +15,7 @@ from django.urls import reverse
 from games import bea_turns, local, presence, private
 from games.engine import ALL_CARDS, legal_actions, player_view
 from games.models import Match
-from games.states import load_state
+from games.state_cache import load_state
 
 from .live_helpers import shown_cards
 from .test_leak import choose, form_of, hidden_from, told_secrets

@@ -1,14 +1,16 @@
-"""games.regions: which regions a move changes (what htmx answers and sockets push)."""
+"""games.table.regions: which regions a move changes (what htmx answers and sockets push)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 from games import services
 from games.readers import view_for
-from games.regions import REGIONS, changed_regions, render_update
+from games.table.regions import FACTS, REGIONS, changed_regions, render_update
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, stacked, start
 
@@ -69,3 +71,21 @@ def test_it_renders_the_update_for_each_seat(alice: User):
     assert 'id="status"' in html and 'hx-swap-oob="true"' in html
     # Seat 1's own hand is rendered for seat 1 only when it changed; Alice's never.
     assert "Deadwood 10" not in html
+
+
+def test_it_declares_what_every_partial_of_the_table_renders_from():
+    # A partial left out of REGIONS would never be sent when it changed.
+    source = (Path(__file__).parents[2] / "templates/games/table.html").read_text()
+    assert set(re.findall(r"{% partialdef (\w+) inline %}", source)) == set(REGIONS)
+
+
+def test_it_reads_only_facts_a_view_has(alice: User):
+    # A misspelt fact would read as None in every view, and its region would never change.
+    view = view_for(start(alice), 0)
+    # Fields only some views have: a lesson's, and a watcher's seat shown as backs.
+    fields = {*view, "lesson", "spectated"}
+    live = {"names", "next", "offer", "answered"}
+    for region in REGIONS.values():
+        for fact in (*region.reads, region.shown_if, region.form_if):
+            field, _dot, key = fact.partition(".")
+            assert not fact or fact in FACTS or (field in fields and (not key or key in live))

@@ -14,7 +14,7 @@ from django.urls import reverse
 from games import access, local, replays, services
 from games.engine import ALL_CARDS
 from games.models import HandReview, Match
-from games.states import load_state
+from games.state_cache import load_state
 from tests.api.conftest import Api, token_for
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, assert_no_leak, hidden_cards, stacked, start

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from games.regions import _shuffle
+from games.table.context import _shuffle
 
 NAMES = {0: "Alice", 1: "Bob"}
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 
-from games import bea_turns, services, states
+from games import bea_turns, services, state_cache
 from tests.seeds import deal
 
 from .conftest import (
@@ -113,7 +113,7 @@ def test_it_resumes_the_exact_position(alice: User, alice_client: Client):
     move(alice_client, match, "pass")
     bea_turns.play_turn(match)
     first = alice_client.get(url(match, "table")).content.decode()
-    states.forget_all()  # as after a server restart: the state is rebuilt from the log
+    state_cache.forget_all()  # as after a server restart: the state is rebuilt from the log
     other_device = Client()
     other_device.force_login(alice)
     again = other_device.get(url(match, "table")).content.decode()

@@ -15,7 +15,7 @@ from games import private, services
 from games.ai.explain import explain
 from games.engine import PRESETS, apply, new_match, player_view
 from games.models import Offer
-from games.regions import _settlement
+from games.table.results import settlement as settlement_rows
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, stacked, start, url
 from .live_helpers import lobby_match
@@ -60,10 +60,10 @@ def test_it_leaves_out_the_boxes_row_when_boxes_score_nothing():
         "doubled": False,
         "net": 174,
     }
-    rows = [row[0] for row in _settlement({"settlement": settlement}, names)["rows"]]
+    rows = [row[0] for row in settlement_rows({"settlement": settlement}, names)["rows"]]
     assert not any(str(label).startswith("Boxes") for label in rows)
     settlement.update(box_bonus=25, boxes=[100, 50])
-    rows = [row[0] for row in _settlement({"settlement": settlement}, names)["rows"]]
+    rows = [row[0] for row in settlement_rows({"settlement": settlement}, names)["rows"]]
     assert "Boxes (25 per hand won)" in rows
 
 

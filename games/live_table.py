@@ -1,0 +1,71 @@
+"""What the live parts of a table between two people show (no cards): who is connected,
+whether the win may be claimed, the open offer, the last answer, and the match that follows."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from ginsite.apikit import api_time
+
+from .lookups import OFFERS_READ
+from .models import Match, Offer
+from .move_clock import claimable, move_deadline
+from .presence import is_connected, is_live
+
+# How long "X declined your offer" stays on the table after the answer.
+DECLINE_SHOWN = timedelta(seconds=30)
+
+
+def latest_offers(match: Match, count: int = 2) -> list[Offer]:
+    """The match's newest offers, newest first: from the offers the door read with the match
+    for a move (``lookups.OFFERS_READ``: a move changes none, and both players' views and the
+    answer need them), else from the database."""
+    read = getattr(match, OFFERS_READ, None)
+    if read is not None:
+        return sorted(read, key=lambda offer: offer.pk, reverse=True)[:count]
+    return list(match.offers.order_by("-pk")[:count])
+
+
+def live_state(match: Match, seat: int | None) -> dict[str, Any] | None:
+    """What the live parts of a table show (no cards): who is connected, whether the win may
+    be claimed, the open offer, the last answer, and the match that follows this one."""
+    if not is_live(match):
+        return None
+    now = timezone.now()
+    seats = {s.number: s for s in match.seats.all()}
+    offers = latest_offers(match)
+    latest = offers[0] if offers else None
+    follow = next((o.result for o in offers if o.result_id is not None), None)
+    deadline = move_deadline(match)
+    state: dict[str, Any] = {
+        "connected": [is_connected(seats[n], now) for n in (0, 1)],
+        # The move clock: until when the player to move may take their time (null: no clock).
+        "move_deadline": api_time(deadline) if deadline is not None else None,
+        "next": follow.public_id if follow is not None else None,
+        "offer": None,
+        "answered": None,
+        "claimable": False,
+        "active": match.is_active,
+    }
+    if match.kind == Match.Kind.PRIVATE:
+        # A seat taken by a newcomer changes names and the waiting message on every page.
+        state["open"] = [seats[n].is_open for n in (0, 1)]
+        state["names"] = [seats[n].display_name for n in (0, 1)]
+    if latest is not None:
+        data = {"id": latest.pk, "kind": latest.kind, "from_seat": latest.from_seat}
+        if latest.status == Offer.Status.PENDING:
+            state["offer"] = data
+        elif latest.status == Offer.Status.DECLINED:
+            # Shown for a little while, not for the rest of the match (table.js hides it).
+            until = (latest.answered_at or now) + DECLINE_SHOWN
+            state["answered"] = {**data, "status": latest.status, "until": api_time(until)}
+    if seat is not None:
+        state["claimable"] = claimable(match, seat, now)
+        if state["claimable"]:
+            # Why: the move clock ran out, or the player to move is away.
+            late = deadline is not None and now > deadline
+            state["claim_reason"] = "clock" if late else "away"
+    return state

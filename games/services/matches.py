@@ -1,0 +1,183 @@
+"""Making matches: the rules they are played by, their seats, and one running match against
+Bea at a time."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import events, outbox
+from games.engine import PRESETS, Ruleset
+from games.models import Match, Seat
+from games.presence import in_lobby_match
+from games.state_cache import first_state
+from ginsite.refusals import Refused
+
+from .checks import CURRENT
+from .endings import abandon
+from .moves import SEED_WAIT
+from .refusals import AlreadyPlaying, BeaMatchRunning, MatchClosed
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+TARGETS = (50, 100, 150, 250)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    kind: str
+    user: Any = None
+    name: str = ""
+    bea_level: str = ""
+    guest_key_hash: str = ""
+
+
+def ruleset(preset: str, target: int | None = None) -> Ruleset:
+    """A preset, optionally with its own target; refuses unknown names and targets."""
+    if preset not in PRESETS:
+        raise Refused(_("Unknown rules preset."))
+    rules = PRESETS[preset]
+    if target is not None:
+        if target not in TARGETS:
+            raise Refused(_("The target must be one of 50, 100, 150 or 250."))
+        rules = replace(rules, target=target)
+    return rules
+
+
+def lock_players(user_ids: Iterable[int]) -> None:
+    """Lock these players' account rows until the transaction ends, always in the order of
+    their ids.
+
+    Whatever may seat a player in a lobby match (accepting a challenge or a seek, a rematch)
+    takes these locks first, before it touches any challenge, seek or match row. Two changes
+    that involve one player then queue on that player's row, and the second one sees what the
+    first did, instead of each holding a row the other needs (PostgreSQL's "deadlock
+    detected") or both seating the player. FOR NO KEY UPDATE: rows that merely point at a
+    player (a new challenge, an event, a seat) are not held up by it. SQLite has no row locks
+    and needs none: its transactions here take the write lock when they begin."""
+    ids = sorted(set(user_ids))
+    if ids:
+        list(
+            get_user_model()
+            .objects.select_for_update(no_key=True)
+            .filter(pk__in=ids)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+
+
+def create_match(
+    kind: str,
+    rules: Ruleset,
+    seats: tuple[SeatSpec, SeatSpec],
+    *,
+    previous: Match | None = None,
+    deck: list[str] | None = None,
+    table_id: int | None = None,
+    hints: bool = False,
+    seed: str | None = None,
+    fair: int | None = None,
+) -> Match:
+    """A new match with its two seats (seat 0 plays first). A lobby match refuses a player
+    who is still in another one (``AlreadyPlaying``). ``hints``: both players agreed that
+    either may ask what Bea would do. ``seed``: the later hands' shuffle, for a lesson whose
+    second deal is part of its script (otherwise a new secret one); ``fair``: the scheme
+    that deals its hands (``games.engine.fair``), the seeded deal unless said otherwise."""
+    with transaction.atomic():
+        if kind == Match.Kind.LOBBY:
+            players = [spec.user.pk for spec in seats if spec.user is not None]
+            lock_players(players)
+            if in_lobby_match(players):
+                raise AlreadyPlaying(
+                    _("One of the players is in another lobby match. Finish it first.")
+                )
+        match = Match.objects.create(
+            kind=kind,
+            rules=rules.as_dict(),
+            first_deck=deck,
+            previous=previous,
+            scores=[0, 0],
+            table_id=table_id,
+            hints=hints,
+            **({"seed": seed} if seed is not None else {}),
+            **({"fair": fair} if fair is not None else {}),
+        )
+        for number, spec in enumerate(seats):
+            Seat.objects.create(
+                match=match,
+                number=number,
+                kind=spec.kind,
+                user=spec.user,
+                name=spec.name,
+                bea_level=spec.bea_level,
+                guest_key_hash=spec.guest_key_hash,
+            )
+        # Who acts first, from the deal itself: nothing is cached before the match is used.
+        first = first_state(match)
+        if first.phase == "shuffling":
+            match.deal_due = timezone.now() + SEED_WAIT
+            match.save(update_fields=["deal_due"])
+        outbox.announce(match, events.STARTED, first.to_act)
+    return match
+
+
+def running_bea_match(user: AbstractBaseUser) -> Match | None:
+    """The user's match against Bea that is still in progress, if any (the newest)."""
+    return (
+        Match.objects.filter(
+            kind=Match.Kind.BEA,
+            status=Match.Status.ACTIVE,
+            seats__user=user,
+            seats__kind=Seat.Kind.PLAYER,
+        )
+        .order_by("-updated_at")
+        .first()
+    )
+
+
+def start_bea_match(
+    user: AbstractBaseUser,
+    preset: str,
+    target: int,
+    level: str,
+    *,
+    replace_running: bool = False,
+    previous: Match | None = None,
+    deck: list[str] | None = None,
+    admit: Callable[[], None] | None = None,
+) -> Match:
+    """A match of ``user`` (seat 0) against Bea at ``level`` (seat 1). One at a time: with
+    one still running, ``BeaMatchRunning`` unless ``replace_running``, which abandons it (it
+    counts as lost) and links the new match to it. ``admit`` runs once a match is sure to be
+    made, before anything changes (the callers' limits, ``games.starts``; it may refuse)."""
+    from games.ai import LEVELS
+
+    if level not in LEVELS:
+        raise Refused(_("Unknown level for Bea."))
+    rules = ruleset(preset, target)
+    running = running_bea_match(user)
+    if running is not None and not replace_running:
+        raise BeaMatchRunning(running)
+    if admit is not None:
+        admit()
+    if running is not None:
+        seat = next(s.number for s in running.seats.all() if s.user_id == user.pk)
+        # The player asked for this whatever Bea did meanwhile: it goes at its current version.
+        with contextlib.suppress(MatchClosed):  # it ended meanwhile: nothing to abandon
+            abandon(running, seat, CURRENT)
+        previous = running
+    return create_match(
+        Match.Kind.BEA,
+        rules,
+        (SeatSpec(Seat.Kind.PLAYER, user=user), SeatSpec(Seat.Kind.BEA, bea_level=level)),
+        previous=previous,
+        deck=deck,
+    )

@@ -1,0 +1,332 @@
+"""The context of one seat's table: everything its regions render, derived from its view.
+
+``table_context`` takes what ``readers.view_for`` gives a seat (or a watcher, drawn from seat
+0's side) and adds the words and flags the partials of ``games/table.html`` need; the status
+line, the moves in words, the hand and the piles, and the end of a hand each have a module of
+their own in this package.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import readers
+from games.fair_lines import fair_line
+from games.labels import PRESET_NAMES, card, level_name
+from games.lesson import panel as lesson_panel
+from games.models import Match, Seat
+from ginsite.language import socket_url
+
+from .hand import discard_info, hand_cards, pile
+from .moves import describe_move, last_move_line, opponent_moves
+from .results import history, result_context, settlement
+from .sorting import order_info, saved_order
+from .status import status_line
+
+
+def table_context(
+    match: Match,
+    seat: int,
+    view: dict[str, Any],
+    *,
+    hint: dict[str, Any] | None = None,
+    notice: str = "",
+    notice_level: str = "error",
+    spectator: bool = False,
+) -> dict[str, Any]:
+    """Everything the table's regions render, derived from ``view``: what ``readers.view_for``
+    gives the seat, or with ``spectator`` a watcher (drawn from seat 0's side)."""
+    if spectator:
+        view = spectator_as_view(view)
+    seats = {s.number: s for s in match.seats.all()}
+    ctx = _who(match, seat, seats, spectator)
+    ctx.update(_turn(match, view, seat, ctx["opponent_is_bea"], hint))
+    ctx.update(
+        match=match,
+        view=view,
+        seat=seat,
+        urls=_urls(match, readers.hints_allowed(match)),
+        notice=notice,
+        notice_level=notice_level,
+        spectator=spectator,
+        blocked=view.get("blocked", ""),
+        live=view.get("live"),
+        # Live play, and Bea's table: her actions are pushed as she makes them, in the
+        # language of the page that opens the socket.
+        ws_url=socket_url(f"/ws/games/{match.public_id}/")
+        if view.get("live") is not None or ctx["opponent_is_bea"]
+        else "",
+        # No hand in play: it is over, or not dealt yet (waiting for the players' seeds).
+        hand_ended=view["phase"] in ("hand_over", "match_over", "shuffling"),
+        players=_players(view, ctx["names"], seat),
+        backs=range(view["opponent_card_count"]),
+        rules_line=_rules_line(view["rules"], ctx["opponent"], ctx["level"]),
+    )
+    if spectator:
+        ctx["watched"] = _watched(view, ctx["names"][seat])
+    _add_talk(ctx, view, seat, spectator)
+    _add_cards(ctx, view, seats.get(seat), spectator)
+    _add_ending(ctx, match, view, seat)
+    if view.get("lesson") is not None:
+        lesson_panel.table_context(match, ctx)
+    return ctx
+
+
+def _who(match: Match, seat: int, seats: dict[int, Seat], spectator: bool) -> dict[str, Any]:
+    """Who sits where, and what the page calls them."""
+    opponent_seat = seats.get(1 - seat)
+    opponent = opponent_seat.display_name if opponent_seat else _("Opponent")
+    names = {seat: _("You"), 1 - seat: opponent}
+    local = match.kind == Match.Kind.LOCAL
+    if spectator or local:
+        # On one shared screen "you" is whoever holds the device: name both players.
+        names = {n: s.display_name for n, s in seats.items()}
+    return {
+        "opponent": opponent,
+        "opponent_is_bea": opponent_seat is not None and opponent_seat.kind == Seat.Kind.BEA,
+        "names": names,
+        "seat_name": names[seat],
+        "other_name": names[1 - seat],
+        "local": local,
+        "level": getattr(opponent_seat, "bea_level", ""),
+    }
+
+
+def _turn(
+    match: Match, view: dict[str, Any], seat: int, bea: bool, hint: dict[str, Any] | None
+) -> dict[str, Any]:
+    """Whose move it is, and the move a hint (or a lesson) points at."""
+    kinds = {a["type"] for a in view["legal_actions"]}
+    # In a lesson the move it asks for is pointed at the way a hint is (games.lesson).
+    hint_action = (hint or {}).get("action") or (view.get("lesson") or {}).get("expected") or {}
+    return {
+        "legal_kinds": kinds,
+        # Sending a seed is the page's own business (table.js), not a turn at the cards.
+        "my_turn": bool(kinds - {"next_hand", "seed"}),
+        "bea_to_act": bea and match.is_active and view["to_act"] == 1 - seat,
+        "hint": hint,
+        "hint_action": hint_action,
+        "hint_card": hint_action.get("card", ""),
+    }
+
+
+def _watched(view: dict[str, Any], name: str) -> dict[str, Any]:
+    """For a watcher: seat 0's hand as backs and the cards of it that are known."""
+    return {
+        "name": name,
+        "backs": range(view["spectated"]["card_count"]),
+        "count": view["spectated"]["card_count"],
+        "known": [card(c) for c in view["spectated"]["known"]],
+    }
+
+
+def _players(view: dict[str, Any], names: dict[int, str], seat: int) -> list[dict[str, Any]]:
+    """The scores, the reader first."""
+    return [
+        {
+            "seat": s,
+            "name": names[s],
+            "score": view["scores"][s],
+            "hands_won": view["hands_won"][s],
+            "dealer": view["dealer"] == s,
+        }
+        for s in (seat, 1 - seat)
+    ]
+
+
+def _add_talk(ctx: dict[str, Any], view: dict[str, Any], seat: int, spectator: bool) -> None:
+    """What the table says: who is awaited, the status line, the last moves, who is here."""
+    names = ctx["names"]
+    # A private table whose second seat nobody has taken yet.
+    ctx["waiting"] = bool(ctx["live"] and any(ctx["live"].get("open") or ()))
+    ctx["incoming"] = None if spectator else incoming_offer(view)
+    ctx["after_match"] = not spectator and match_over(view)
+    ctx["status"] = status_line(view, ctx)
+    ctx["last_moves"] = (
+        last_move_line(view, names) if spectator else opponent_moves(view, ctx["opponent"])
+    )
+    ctx["presence"] = _presence(ctx["live"], names, seat, spectator)
+    ctx["clock"] = _clock(ctx["live"], view, names, seat)
+    ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]
+    ctx["shuffle"] = _shuffle(view, names, seat, named_both=spectator or ctx["local"])
+
+
+def _add_cards(
+    ctx: dict[str, Any], view: dict[str, Any], own: Seat | None, spectator: bool
+) -> None:
+    """The hand in the player's order, the piles and the discard buttons."""
+    order = None
+    if not spectator and view["hand"] and not ctx["hand_ended"]:
+        order = saved_order(own)
+    ctx["hand_order"] = order_info(order)
+    ctx["hand_cards"] = hand_cards(view, ctx["hint_action"], order)
+    ctx["pile"] = pile(view, ctx["hint_action"])
+    if ctx["blocked"]:
+        # Both players must be connected: the piles show no buttons until they are.
+        ctx["pile"].update(can_draw_stock=False, can_draw_discard=False, can_take_upcard=False)
+    ctx["discard_info"] = discard_info(view)
+    ctx["known_cards"] = [card(c) for c in view["known_opponent_cards"]]
+
+
+def _add_ending(ctx: dict[str, Any], match: Match, view: dict[str, Any], seat: int) -> None:
+    """The last hand laid open, the settlement, and the hands so far with their replays."""
+    names = ctx["names"]
+    ctx["result"] = None
+    if view["last_hand"]:
+        ctx["result"] = result_context(view, names, seat, ctx["spectator"] or ctx["local"])
+        ctx["result"]["replay_url"] = _replay_url(match, view["last_hand"]["hand_number"])
+    ctx["show_result"] = bool(
+        (ctx["result"] and ctx["hand_ended"])
+        or view["settlement"]
+        or view["phase"] == "match_over"
+        or not match.is_active
+    )
+    ctx["settlement"] = settlement(view, names) if view["settlement"] else None
+    ctx["history"] = history(view, names)
+    for row in ctx["history"]:
+        row["replay_url"] = _replay_url(match, row["hand_number"])
+
+
+def _shuffle(
+    view: dict[str, Any], names: dict[int, str], seat: int, *, named_both: bool
+) -> dict[str, Any] | None:
+    """This hand's provably fair deal as the table shows it: the commitment, and who has
+    seeded the deal (or, in an older match, cut the stock). ``seed_wanted``: the page sends a
+    seed of its own now (this hand waits for it), or in an older match with this seat's next
+    move. ``named_both``: the page names both players (a watcher, pass-and-play), not "you"."""
+    shuffle = view.get("shuffle")
+    if not shuffle or view["phase"] in ("hand_over", "match_over"):
+        return None
+    seeded = shuffle["seeded"]
+    dealt_from_seeds = "awaiting" in shuffle
+    # Who cut (or seeded), the reader first; a sentence of its own for each case.
+    order = (0, 1) if named_both else (seat, 1 - seat)
+    cut = [s for s in order if seeded[s]]
+    return {
+        "commitment": shuffle["commitment"],
+        "seeded_deal": dealt_from_seeds,
+        "cut_line": fair_line(cut, names, seat, you=not named_both, seeds=dealt_from_seeds),
+        "seed_wanted": {"type": "seed"} in view["legal_actions"]
+        if dealt_from_seeds
+        else bool(view["legal_actions"]) and not seeded[seat],
+    }
+
+
+def spectator_as_view(watched: dict[str, Any]) -> dict[str, Any]:
+    """A watcher's view shaped like seat 0's player_view with no cards of its own, so that the
+    same regions draw it: seat 0's hand shows as backs and its known cards, never its codes."""
+    if "spectated" in watched:
+        return watched
+    view = dict(watched)
+    view.update(
+        seat=0,
+        hand=[],
+        arrangement={"melds": [], "deadwood": 0, "deadwood_cards": []},
+        opponent_card_count=watched["card_counts"][1],
+        known_opponent_cards=watched["known_cards"][1],
+        legal_actions=[],
+        cannot_discard=None,
+        deadwood_after_discard=None,
+        spectated={"card_count": watched["card_counts"][0], "known": watched["known_cards"][0]},
+    )
+    return view
+
+
+def _presence(
+    live: dict[str, Any] | None, names: dict[int, str], seat: int, spectator: bool
+) -> list[dict[str, Any]]:
+    """Who is at the table right now: the opponent for a player, both players for a watcher."""
+    if not live:
+        return []
+    shown = (0, 1) if spectator else (1 - seat,)
+    opened = live.get("open") or (False, False)
+    return [
+        {
+            "name": names[n],
+            "connected": live["connected"][n],
+            "label": _("has not opened the link yet")
+            if opened[n]
+            else _("connected")
+            if live["connected"][n]
+            else _("away"),
+        }
+        for n in shown
+    ]
+
+
+def _clock(
+    live: dict[str, Any] | None, view: dict[str, Any], names: dict[int, str], seat: int
+) -> dict[str, Any] | None:
+    """The move clock of a lobby match: whose it is and how long is left (table.js counts it
+    down; without JavaScript it reads as of the page's last update)."""
+    if not live or not live.get("move_deadline") or view["to_act"] is None:
+        return None
+    deadline = datetime.fromisoformat(live["move_deadline"].replace("Z", "+00:00"))
+    left = max(0, int((deadline - timezone.now()).total_seconds()))
+    return {
+        "deadline": live["move_deadline"],
+        "left": f"{left // 60}:{left % 60:02d}",
+        "mine": view["to_act"] == seat and not view.get("spectated"),
+        "name": names[view["to_act"]],
+    }
+
+
+def _rules_line(rules: dict[str, Any], opponent: str, level: str) -> str:
+    line = _("%(preset)s rules, playing to %(target)s.") % {
+        "preset": PRESET_NAMES.get(rules["name"], rules["name"]),
+        "target": rules["target"],
+    }
+    if level:
+        line += " " + _("%(name)s plays at level %(level)s.") % {
+            "name": opponent,
+            "level": level_name(level),
+        }
+    return line
+
+
+def _replay_url(match: Match, hand_number: int) -> str:
+    """A finished hand's replay (games.replays): whoever reads the table may read it."""
+    return reverse("games:replay", args=[match.public_id, hand_number])
+
+
+def _urls(match: Match, hints: bool) -> dict[str, str]:
+    pid = match.public_id
+    if match.kind == Match.Kind.LOCAL:
+        # Pass-and-play posts to its own views (the hint only for the revealed hand, and
+        # only over htmx) and has no resignation: a new round replaces the match instead.
+        return {
+            "table": reverse("games:local", args=[pid]),
+            "act": reverse("games:local_act", args=[pid]),
+            "restart": reverse("games:local_restart", args=[pid]),
+            "order": reverse("games:local_order", args=[pid]),
+            "hint": reverse("games:local_hint", args=[pid]),
+            "resign": "",
+            "offer": "",
+            "answer": "",
+            "claim": "",
+        }
+    urls = {
+        name: reverse(f"games:{name}", args=[pid])
+        for name in ("table", "act", "hint", "resign", "offer", "answer", "claim", "order")
+    }
+    if not hints:
+        # The hint is what Bea would do: a help against her, not a second player at a table
+        # between two people unless both agreed to it (views.hint refuses it too).
+        urls["hint"] = ""
+    return urls
+
+
+def incoming_offer(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The opponent's offer (a rematch or a restart) waiting for this seat's answer, if any."""
+    offer = (view.get("live") or {}).get("offer")
+    return offer if offer is not None and offer["from_seat"] != view["seat"] else None
+
+
+def match_over(view: dict[str, Any]) -> bool:
+    """The match has ended, however it ended: only what comes after it is left to do."""
+    return view["match_status"] != Match.Status.ACTIVE or view["phase"] == "match_over"

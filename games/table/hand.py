@@ -1,0 +1,109 @@
+"""The player's hand, the piles, and what the discard buttons may do, each card ready to draw."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine import display
+from games.labels import card
+from games.models import HandOrder
+
+from .sorting import sorted_hand
+
+
+def just_drawn(view: dict[str, Any]) -> str:
+    """The card this seat drew in the turn in progress (its own moves carry it), else ""."""
+    moves = view["moves"]
+    if view["phase"] != "discard" or not moves or moves[-1]["seat"] != view["seat"]:
+        return ""
+    last = moves[-1]
+    return str(last.get("card") or "") if last["type"] in ("draw", "take_upcard") else ""
+
+
+def hand_cards(
+    view: dict[str, Any], hint_action: dict[str, Any], order: HandOrder | None = None
+) -> list[dict[str, Any]]:
+    """The hand in the player's order (a sort, or where they dragged the cards), each card
+    ready to draw: melded or not, selectable for the discard, and the card just drawn."""
+    after = view["deadwood_after_discard"] or {}
+    choosing = bool(after) and any(a["type"] == "discard" for a in view["legal_actions"])
+    knock_cards = {a["card"] for a in view["legal_actions"] if a["type"] == "knock"}
+    gin_cards = {a["card"] for a in view["legal_actions"] if a["type"] == "gin"}
+    blocked = view["cannot_discard"]
+    hinted = hint_action.get("card", "")
+    drawn = just_drawn(view)
+    return [
+        card(
+            code,
+            melded=melded,
+            group_start=group_start,
+            selectable=choosing and code != blocked,
+            blocked=choosing and code == blocked,
+            after=after.get(code),
+            knock=code in knock_cards,
+            gin=code in gin_cards,
+            hinted=code == hinted,
+            fresh=code == blocked,
+            just_drawn=code == drawn,
+        )
+        for code, melded, group_start in sorted_hand(view, order)
+    ]
+
+
+def pile(view: dict[str, Any], hint_action: dict[str, Any]) -> dict[str, Any]:
+    legal = view["legal_actions"]
+    kinds = {(a["type"], a.get("from")) for a in legal}
+    pile = view["discard_pile"]
+    hinted = ""
+    if hint_action.get("type") == "draw":
+        hinted = hint_action.get("from", "")
+    elif hint_action.get("type") == "take_upcard":
+        hinted = "discard"
+    return {
+        "top": card(pile[-1]) if pile else None,
+        "cards": [card(c) for c in reversed(pile)],
+        "count": len(pile),
+        "stock_count": view["stock_count"],
+        "can_draw_stock": ("draw", "stock") in kinds,
+        "can_draw_discard": ("draw", "discard") in kinds,
+        "can_take_upcard": ("take_upcard", None) in kinds,
+        "hinted": hinted,
+    }
+
+
+def discard_info(view: dict[str, Any]) -> dict[str, Any]:
+    """For the discard phase: the reasons Knock or Gin cannot be pressed."""
+    after = view["deadwood_after_discard"] or {}
+    legal = view["legal_actions"]
+    kinds = {a["type"] for a in legal}
+    blocked = view["cannot_discard"]
+    usable = {c: d for c, d in after.items() if c != blocked}
+    best = min(usable.values()) if usable else None
+    limit = view["rules"]["knock_limit"]
+    why: list[str] = []
+    refusal = ""
+    if blocked:
+        refusal = _("You took %(card)s from the discard pile: it cannot go back this turn.") % {
+            "card": display(blocked)
+        }
+        why.append(refusal)
+    if after and "knock" not in kinds and "gin" not in kinds and best is not None:
+        why.append(
+            _(
+                "Knock needs %(limit)s or less deadwood after the discard; "
+                "your best discard leaves %(best)s."
+            )
+            % {"limit": limit, "best": best}
+        )
+    return {
+        "best": best,
+        "limit": limit,
+        "can_knock": "knock" in kinds,
+        "can_gin": "gin" in kinds,
+        "can_big_gin": "big_gin" in kinds,
+        "why": why,
+        # Why the card just taken refuses a discard gesture (gestures.js shows it).
+        "refusal": refusal,
+    }

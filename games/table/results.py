@@ -1,0 +1,155 @@
+"""The end of a hand and of a match: both hands laid open, the settlement, the hands so far."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.labels import KIND_NAMES, card
+
+from .sorting import by_suit, meld_order
+
+
+def result_context(
+    view: dict[str, Any], names: dict[int, str], seat: int, spectator: bool = False
+) -> dict[str, Any]:
+    """The last hand laid open: both hands' melds, the layoffs, deadwood, kind and points."""
+    last = view["last_hand"]
+    kind = last["kind"]
+    knocker = last["knocker"]
+    winner = last["winner"]
+    layoffs = last.get("layoffs") or []
+    laid_on: dict[int, list[str]] = {}
+    for layoff in layoffs:
+        laid_on.setdefault(layoff["meld"], []).append(layoff["card"])
+    laid_cards = {layoff["card"] for layoff in layoffs}
+    sides = []
+    for s in (seat, 1 - seat):
+        melds = []
+        for index, meld in enumerate(last["melds"][s]):
+            # Laid-off cards sit in the knocker's meld where they fit, marked as laid off.
+            extra = laid_on.get(index, []) if s == knocker else []
+            cards = [
+                card(c, melded=c not in extra, laid_off=c in extra)
+                for c in meld_order([*meld, *extra])
+            ]
+            melds.append({"cards": cards})
+        deadwood = [card(c) for c in sorted(last["deadwood_cards"][s], key=by_suit)]
+        sides.append(
+            {
+                "seat": s,
+                "name": names[s],
+                "knocker": s == knocker,
+                "winner": s == winner,
+                "melds": melds,
+                "deadwood_cards": deadwood,
+                "deadwood": last["deadwood"][s],
+                "laid_off": [card(c) for c in sorted(laid_cards, key=by_suit)]
+                if s != knocker and knocker is not None
+                else [],
+            }
+        )
+    return {
+        "kind": kind,
+        "kind_name": KIND_NAMES.get(kind, kind),
+        "hand_number": last.get("hand_number"),
+        "points": last["points"],
+        "headline": _watched_headline(kind, knocker, winner, last["points"], names)
+        if spectator
+        else _result_headline(kind, knocker, winner, last["points"], names, seat),
+        "sides": sides,
+        "undercut_bonus": view["rules"]["undercut_bonus"],
+    }
+
+
+def _result_headline(
+    kind: str,
+    knocker: int | None,
+    winner: int | None,
+    points_won: int,
+    names: dict[int, str],
+    seat: int,
+) -> str:
+    if kind == "draw" or knocker is None or winner is None:
+        return _("A draw: the stock ran down to two cards. No points; the same dealer deals again.")
+    you_knocked = knocker == seat
+    other = names[1 - seat]
+    values = {"name": other, "points": points_won}
+    if kind == "undercut":
+        if you_knocked:
+            return _("%(name)s undercut your knock and scores %(points)s.") % values
+        return _("You undercut %(name)s's knock and score %(points)s.") % values
+    if kind == "gin":
+        if you_knocked:
+            return _("You went gin and score %(points)s.") % values
+        return _("%(name)s went gin and scores %(points)s.") % values
+    if kind == "big_gin":
+        if you_knocked:
+            return _("You went Big Gin and score %(points)s.") % values
+        return _("%(name)s went Big Gin and scores %(points)s.") % values
+    if you_knocked:
+        return _("You knocked and score %(points)s.") % values
+    return _("%(name)s knocked and scores %(points)s.") % values
+
+
+def _watched_headline(
+    kind: str, knocker: int | None, winner: int | None, points_won: int, names: dict[int, str]
+) -> str:
+    """The hand's result in the third person, for watchers."""
+    if kind == "draw" or knocker is None or winner is None:
+        return _("A draw: the stock ran down to two cards. No points; the same dealer deals again.")
+    values = {"name": names[winner], "other": names[1 - winner], "points": points_won}
+    if kind == "undercut":
+        return _("%(name)s undercut %(other)s's knock and scores %(points)s.") % values
+    if kind == "gin":
+        return _("%(name)s went gin and scores %(points)s.") % values
+    if kind == "big_gin":
+        return _("%(name)s went Big Gin and scores %(points)s.") % values
+    return _("%(name)s knocked and scores %(points)s.") % values
+
+
+def settlement(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    s = view["settlement"]
+    winner, loser = s["winner"], s["loser"]
+    return {
+        "winner": names[winner],
+        "loser": names[loser],
+        "columns": [names[winner], names[loser]],
+        "rows": [
+            (_("Points"), s["scores"][winner], s["scores"][loser]),
+            (_("Game bonus"), s["game_bonus"], 0),
+            *(
+                # Rules without a box bonus (the classic preset) have no row of zeros for it.
+                [
+                    (
+                        _("Boxes (%(bonus)s per hand won)") % {"bonus": s["box_bonus"]},
+                        s["boxes"][winner],
+                        s["boxes"][loser],
+                    )
+                ]
+                if s["box_bonus"]
+                else []
+            ),
+            (_("Tally"), s["tallies"][winner], s["tallies"][loser]),
+        ],
+        "hands_won": (s["hands_won"][winner], s["hands_won"][loser]),
+        "shutout": s["shutout"],
+        "doubled": s["doubled"],
+        "net": s["net"],
+    }
+
+
+def history(view: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
+    rows = []
+    for h in view["history"]:
+        winner = h.get("winner")
+        rows.append(
+            {
+                "hand_number": h["hand_number"],
+                "kind": KIND_NAMES.get(h["kind"], h["kind"]),
+                "winner": names[winner] if winner is not None else "—",
+                "points": h["points"],
+            }
+        )
+    return rows
