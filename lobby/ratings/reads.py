@@ -46,7 +46,8 @@ def display_of_many(user_ids: list[int], preset: str) -> dict[int, str]:
 
 def history(user: Any, preset: str) -> list[RatingChange]:
     """The player's rated results in one preset, oldest first."""
-    return list(RatingChange.objects.filter(user_id=user.pk, preset=preset).order_by("created_at"))
+    found = RatingChange.objects.filter(user_id=user.pk, preset=preset)
+    return list(found.select_related("opponent", "match").order_by("created_at", "pk"))
 
 
 def change_in(match_id: int, user_id: int) -> RatingChange | None:
