@@ -39,6 +39,7 @@ from lobby.broadcast import REGIONS
 from lobby.forms import SettingsForm
 from lobby.language import set_language_cookie
 from lobby.models import ApiToken, display_name_of, ensure_profile
+from lobby.ratings.chart import profile_ratings
 
 
 def _get_player(username: str) -> AbstractBaseUser:
@@ -151,6 +152,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "player": user,
         "profile": ensure_profile(user),
         "stats": player_stats(user),
+        "ratings": profile_ratings(user),
         "completion": completion.of(user.pk),
         "completion_last": completion.LAST,
         "is_me": is_me,

@@ -47,3 +47,36 @@ def resign(match: Match, seat: int) -> None:
 
 def rating(user: Any, preset: str = "standard") -> Rating | None:
     return Rating.objects.filter(user=user, preset=preset).first()
+
+
+def rated_history(user: Any, opponent: Any, results: list[float], preset: str = "standard") -> None:
+    """Store ``user``'s rated results against ``opponent`` (1 won, 0 lost) through Glicko-2,
+    as if played, without playing them: for the chart and the leaderboards."""
+    from django.db import transaction
+
+    from lobby.ratings import glicko
+    from lobby.ratings.models import RatingChange
+    from tests.games.live_helpers import lobby_match
+
+    for score in results:
+        with transaction.atomic():
+            row, _ = Rating.objects.get_or_create(user=user, preset=preset)
+            other, _ = Rating.objects.get_or_create(user=opponent, preset=preset)
+            me = glicko.Glicko(row.rating, row.rd, row.volatility)
+            them = glicko.Glicko(other.rating, other.rd, other.volatility)
+            new = glicko.after_match(me, them, score)
+            match = lobby_match(user, opponent)
+            Match.objects.filter(pk=match.pk).update(status=Match.Status.RESIGNED)
+            RatingChange.objects.create(
+                user=user,
+                opponent=opponent,
+                match=match,
+                preset=preset,
+                score=score,
+                before=row.rating,
+                after=new.rating,
+                rd_after=new.rd,
+            )
+            row.rating, row.rd, row.volatility = new
+            row.games += 1
+            row.save()

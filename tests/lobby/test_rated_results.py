@@ -117,6 +117,7 @@ def test_the_fourth_rated_match_of_a_day_between_two_players_is_casual(alice: Us
     resign(fourth, 0)  # bob resigns again
     assert _outcome(fourth) == "capped"
     assert rating(alice).rating == after_three and rating(alice).games == 3
+    assert "Played casual: these two players had played 3 rated matches" in _table(alice, fourth)
     # A day later they count again.
     RatingChange.objects.update(created_at=timezone.now() - timedelta(days=1, minutes=1))
     fifth = challenge_match(alice, bob)
@@ -132,3 +133,36 @@ def test_settling_twice_changes_nothing_more(alice: User, bob: User):
     once = rating(alice).rating
     assert results.settle(match.pk) is None
     assert rating(alice).rating == once and RatingChange.objects.filter(match=match).count() == 2
+
+
+def _table(user: User, match: Match) -> str:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.get(f"/games/{match.public_id}/").content.decode()
+
+
+def test_the_table_shows_ratings_and_the_rating_change(alice: User, bob: User):
+    match = challenge_match(alice, bob)
+    page = _table(alice, match)
+    assert page.count('<span class="rating">1500?</span>') == 2  # both name plates
+    play(match)
+    resign(match, 1)
+    won = RatingChange.objects.get(match=match, user=alice)
+    page = _table(alice, match)
+    assert f"Rating change: {won.signed}, now {round(won.after)}." in page
+    lost = RatingChange.objects.get(match=match, user=bob)
+    assert f"bob: {lost.signed}, now {round(lost.after)}." in page
+    assert won.signed.startswith("+") and lost.signed.startswith("-")
+
+
+def test_the_table_says_why_a_match_was_not_rated(alice: User, bob: User):
+    aborted = challenge_match(alice, bob)
+    play(aborted, moves_each=1)
+    resign(aborted, 0)
+    assert "Aborted before both players made two moves: not rated." in _table(bob, aborted)
+    casual = challenge_match(alice, bob, rated=False)
+    play(casual)
+    resign(casual, 0)
+    assert "Rating change" not in _table(bob, casual)
