@@ -21,7 +21,7 @@ from .models import RatingChange
 from .reads import history, ratings_of
 
 WIDTH, HEIGHT = 400, 230
-LEFT, RIGHT, TOP, BOTTOM = 46, 14, 14, 44
+LEFT, RIGHT, TOP, BOTTOM = 46, 14, 30, 44
 STEPS = (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
 MAX_TICKS = 5
 
@@ -31,15 +31,20 @@ class Chart:
     preset: str
     title: str
     desc: str
+    # Coordinates are strings, written here: a template would localise 12.5 into "12,5",
+    # which SVG reads as two coordinates.
     points: str  # the polyline's "x,y x,y ..."
-    last: tuple[float, float]
-    y_ticks: list[tuple[float, int]]  # (y, rating)
-    x_ticks: list[tuple[float, int]]  # (x, matches played)
-    width: int = WIDTH
-    height: int = HEIGHT
-    left: int = LEFT
-    right_edge: int = WIDTH - RIGHT
-    bottom_edge: int = HEIGHT - BOTTOM
+    last: tuple[str, str]
+    y_ticks: list[tuple[str, str]]  # (y, rating)
+    x_ticks: list[tuple[str, str]]  # (x, matches played)
+    width: str = str(WIDTH)
+    height: str = str(HEIGHT)
+    left: str = str(LEFT)
+    label_right: str = str(LEFT - 6)
+    right_edge: str = str(WIDTH - RIGHT)
+    bottom_edge: str = str(HEIGHT - BOTTOM)
+    x_labels: str = str(HEIGHT - BOTTOM + 18)
+    axis_bottom: str = str(HEIGHT - 4)
 
 
 def _y_range(values: Sequence[float]) -> tuple[int, int, int]:
@@ -64,11 +69,11 @@ def chart(preset: str, changes: Sequence[RatingChange]) -> Chart | None:
     span_y = HEIGHT - BOTTOM - TOP
     n = len(ratings) - 1
 
-    def x(i: int) -> float:
-        return round(LEFT + span_x * i / n, 1)
+    def x(i: int) -> str:
+        return f"{LEFT + span_x * i / n:.1f}"
 
-    def y(r: float) -> float:
-        return round(TOP + span_y * (top - r) / (top - bottom), 1)
+    def y(r: float) -> str:
+        return f"{TOP + span_y * (top - r) / (top - bottom):.1f}"
 
     name = str(PRESET_NAMES.get(preset, preset))
     return Chart(
@@ -86,8 +91,8 @@ def chart(preset: str, changes: Sequence[RatingChange]) -> Chart | None:
         },
         points=" ".join(f"{x(i)},{y(r)}" for i, r in enumerate(ratings)),
         last=(x(n), y(ratings[-1])),
-        y_ticks=[(y(v), v) for v in range(bottom, top + 1, step)],
-        x_ticks=[(x(i), i) for i in sorted({0, n // 2, n})],
+        y_ticks=[(y(v), str(v)) for v in range(bottom, top + 1, step)],
+        x_ticks=[(x(i), str(i)) for i in sorted({0, n // 2, n})],
     )
 
 

@@ -41,11 +41,15 @@ def test_the_profile_draws_the_history_of_each_preset_played(alice, bob):
     assert "<script" not in page.split("<svg", 1)[1].split("</svg>", 1)[0]
 
 
-def test_the_chart_speaks_german(alice, bob):
-    rated_history(alice, bob, [1, 0])
+def test_the_chart_speaks_german_with_coordinates_svg_reads(alice, bob):
+    rated_history(alice, bob, [1, 0, 1])
     client = _signed_in(bob)
     page = client.get("/players/alice/", headers={"accept-language": "de"}).content.decode()
-    assert "Wertung" in page and "Gewertete Partien" in page
+    assert "Standard-Wertung im Verlauf" in page and "Gewertete Partien gespielt" in page
+    svg = re.search(r"<svg.*?</svg>", page, re.S).group(0)
+    # A German page writes 12,5 for 12.5; in SVG that would be two coordinates.
+    coordinates = re.findall(r' (?:x|y|x1|x2|y1|y2|cx|cy)="([^"]*)"', svg)
+    assert coordinates and all(re.fullmatch(r"-?\d+(\.\d+)?", c) for c in coordinates)
 
 
 def test_every_point_lies_inside_the_drawing(alice, bob):
@@ -58,7 +62,7 @@ def test_every_point_lies_inside_the_drawing(alice, bob):
     assert all(0 < x <= WIDTH and 0 < y < HEIGHT for x, y in points)
     # Higher ratings are drawn higher: the twelfth win is above the start.
     assert points[12][1] < points[0][1]
-    ticks = [value for _, value in drawn.y_ticks]
+    ticks = [int(value) for _, value in drawn.y_ticks]
     assert 3 <= len(ticks) <= 5 and ticks == sorted(ticks)
     lowest = min(c.after for c in RatingChange.objects.filter(user=alice))
     assert ticks[0] <= min(1500, lowest) and ticks[-1] >= max(
