@@ -178,7 +178,7 @@ class Hello(Schema):
 
 
 class Event(Schema):
-    type: Literal["challenge", "presence", "match"]
+    type: Literal["challenge", "presence", "match", "rating"]
     seq: int
     at: datetime
     data: dict[str, Any]
