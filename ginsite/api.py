@@ -27,6 +27,7 @@ from lobby.api import router as lobby_router
 from lobby.api_auth import SessionAuth, TokenAuth
 from lobby.api_players import router as players_router
 from lobby.push_api import router as push_router
+from lobby.ratings.api import router as ratings_router
 
 __all__ = ["api", "not_found_view"]
 
@@ -114,3 +115,4 @@ api.add_router("", players_router)
 api.add_router("", games_router)
 api.add_router("", push_router)
 api.add_router("", messages_router)
+api.add_router("", ratings_router)

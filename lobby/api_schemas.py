@@ -94,6 +94,7 @@ class ChallengeOut(Schema):
     preset: str
     target: int
     hints: bool = Field(description="Both players may ask for hints in the match.")
+    rated: bool = Field(description="Played for rating (Glicko-2, per preset); false: casual.")
     status: ChallengeStatus
     reason: ReasonName | None
     created_at: datetime
@@ -127,6 +128,12 @@ class ChallengeIn(Body):
         False,
         description="Either player may ask what Bea would do (the hint); accepting agrees.",
     )
+    rated: bool = Field(
+        False,
+        description="Play for rating: the result changes both players' ratings in the "
+        "preset (at most 3 rated results a day between the same two players; later ones "
+        "are casual). False: casual.",
+    )
 
 
 class CounterIn(Body):
@@ -150,6 +157,7 @@ class SeekOut(Schema):
     poster: Person
     preset: str
     target: int
+    rated: bool = Field(description="Played for rating (Glicko-2, per preset); false: casual.")
     status: Literal["open", "accepted", "cancelled", "expired"]
     created_at: datetime
     mine: bool
@@ -159,6 +167,7 @@ class SeekOut(Schema):
 class SeekIn(Body):
     preset: Preset = "standard"
     target: Target = 100
+    rated: bool = Field(False, description="Play for rating; false: casual.")
 
 
 class Started(Schema):
@@ -179,9 +188,10 @@ class Hello(Schema):
 
 
 class Event(Schema):
-    type: Literal["challenge", "presence", "match", "message"] = Field(
+    type: Literal["challenge", "presence", "match", "message", "rating"] = Field(
         description="`message`: a quick message in one of your matches (`data`: `match`, "
-        "`seat`, `from`, `message` id, `mine`)."
+        "`seat`, `from`, `message` id, `mine`). `rating`: your rating changed after a rated "
+        "match (see Ratings in docs/api.md)."
     )
     seq: int
     at: datetime

@@ -23,6 +23,7 @@ from ginsite.refusals import Refused
 from lobby import completion, friends, presence
 from lobby import services as lobby_services
 from lobby.models import display_name_of, ensure_profile
+from lobby.ratings.chart import profile_ratings
 from lobby.views import _get_player, _me
 
 
@@ -80,6 +81,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "player": user,
         "profile": ensure_profile(user),
         "stats": player_stats(user),
+        "ratings": profile_ratings(user),
         "record": records.record(user),
         "recent": records.recent_matches(user),
         "completion": completion.of(user.pk),

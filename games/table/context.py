@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import readers
+from games import extras, readers
 from games.fair_lines import fair_line
 from games.labels import PRESET_NAMES, card, level_name
 from games.lesson import panel as lesson_panel
@@ -72,9 +72,19 @@ def table_context(
     _add_talk(ctx, view, seat, spectator)
     _add_cards(ctx, view, seats.get(seat), spectator)
     _add_ending(ctx, match, view, seat)
+    _add_other_apps(ctx, match, None if spectator or ctx["local"] else seat)
     if view.get("lesson") is not None:
         lesson_panel.table_context(match, ctx)
     return ctx
+
+
+def _add_other_apps(ctx: dict[str, Any], match: Match, reader: int | None) -> None:
+    """What other apps add (``games.extras``): notes beside the names, lines under the
+    result of a finished match."""
+    notes = extras.notes_for(match)
+    for player in ctx["players"]:
+        player["note"] = notes.get(player["seat"], "")
+    ctx["result_lines"] = [] if match.is_active else extras.lines_for(match, reader)
 
 
 def _who(match: Match, seat: int, seats: dict[int, Seat], spectator: bool) -> dict[str, Any]:
