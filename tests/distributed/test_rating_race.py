@@ -12,6 +12,8 @@ from django.db import connections
 
 from games import services
 from games.models import Match
+from games.services import endings
+from games.state_cache import load_state
 from ginsite.refusals import Refused
 from lobby import event_log
 from lobby.ratings.models import RatedMatch, Rating, RatingChange
@@ -59,9 +61,9 @@ def test_a_resignation_and_a_claim_at_once_rate_once(
     match = challenge_match(alice, bob)
     play(match)
     match.refresh_from_db()
-    mover = services.load_state(match).to_act
+    mover = load_state(match).to_act
     seqs = {u.pk: event_log.last_seq(u.pk) for u in (alice, bob)}
-    monkeypatch.setattr(services, "claimable", lambda m, seat: True)
+    monkeypatch.setattr(endings, "claimable", lambda m, seat: True)
 
     outcomes = _race(match, mover)
 

@@ -10,6 +10,8 @@ from django.utils import timezone
 
 from games import services
 from games.models import Match
+from games.services import endings
+from games.state_cache import load_state
 from lobby import event_log
 from lobby.ratings import results
 from lobby.ratings.models import RatedMatch, RatingChange
@@ -45,8 +47,8 @@ def test_it_rates_a_win_on_time(alice: User, bob: User, monkeypatch: pytest.Monk
     match = challenge_match(alice, bob)
     play(match)
     match.refresh_from_db()
-    waiting = 1 - services.load_state(match).to_act
-    monkeypatch.setattr(services, "claimable", lambda m, seat: True)
+    waiting = 1 - load_state(match).to_act
+    monkeypatch.setattr(endings, "claimable", lambda m, seat: True)
     services.claim_win(match, waiting, match.version)
     assert _outcome(match) == "rated"
     winner = alice if waiting == 0 else bob
