@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import readers
+from games import extras, readers
 from games.engine import display
 from games.fair_lines import fair_line
 from games.lesson import panel as lesson_panel
@@ -171,10 +171,12 @@ def table_context(
         }
     # No hand in play: it is over, or not dealt yet (waiting for the players' seeds).
     ctx["hand_ended"] = view["phase"] in ("hand_over", "match_over", "shuffling")
+    notes = extras.notes_for(match)
     ctx["players"] = [
         {
             "seat": s,
             "name": names[s],
+            "note": notes.get(s, ""),
             "score": view["scores"][s],
             "hands_won": view["hands_won"][s],
             "dealer": view["dealer"] == s,
@@ -216,6 +218,9 @@ def table_context(
         or not match.is_active
     )
     ctx["settlement"] = _settlement(view, names) if view["settlement"] else None
+    ctx["result_lines"] = (
+        [] if match.is_active else extras.lines_for(match, None if spectator or local else seat)
+    )
     ctx["history"] = _history(view, names)
     for row in ctx["history"]:
         row["replay_url"] = _replay_url(match, row["hand_number"])

@@ -57,6 +57,7 @@ def _seek_json(seek: Seek, user: Any) -> dict[str, Any]:
         "poster": event_feeds.person_json(seek.poster),
         "preset": seek.preset,
         "target": seek.target,
+        "rated": seek.rated,
         "status": seek.status,
         "created_at": seek.created_at,
         "mine": seek.poster_id == user.pk,
@@ -138,7 +139,9 @@ def create_challenge(request: HttpRequest, body: ChallengeIn) -> Status:
     """Challenge a player who is in the lobby. It expires after two minutes unanswered."""
     user = user_of(request)
     other = lobby_services.player_named(body.to)
-    made = lobby_services.challenge(user, other, body.preset, body.target, body.hints)
+    made = lobby_services.challenge(
+        user, other, body.preset, body.target, body.hints, rated=body.rated
+    )
     return Status(201, _challenge_json(user, made.pk))
 
 
@@ -235,7 +238,7 @@ def list_seeks(request: HttpRequest) -> list[dict[str, Any]]:
 def post_seek(request: HttpRequest, body: SeekIn) -> Status:
     """Offer a match to anyone in the lobby; the first to accept plays you. One at a time."""
     user = user_of(request)
-    seek = lobby_services.post_seek(user, body.preset, body.target)
+    seek = lobby_services.post_seek(user, body.preset, body.target, rated=body.rated)
     return Status(201, _seek_json(lobby_services.seek_for(seek.pk), user))
 
 

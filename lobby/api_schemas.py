@@ -84,6 +84,7 @@ class ChallengeOut(Schema):
     preset: str
     target: int
     hints: bool = Field(description="Both players may ask for hints in the match.")
+    rated: bool = Field(description="Played for rating (Glicko-2, per preset); false: casual.")
     status: ChallengeStatus
     reason: ReasonName | None
     created_at: datetime
@@ -117,6 +118,12 @@ class ChallengeIn(Body):
         False,
         description="Either player may ask what Bea would do (the hint); accepting agrees.",
     )
+    rated: bool = Field(
+        False,
+        description="Play for rating: the result changes both players' ratings in the "
+        "preset (at most 3 rated results a day between the same two players; later ones "
+        "are casual). False: casual.",
+    )
 
 
 class CounterIn(Body):
@@ -140,6 +147,7 @@ class SeekOut(Schema):
     poster: Person
     preset: str
     target: int
+    rated: bool = Field(description="Played for rating (Glicko-2, per preset); false: casual.")
     status: Literal["open", "accepted", "cancelled", "expired"]
     created_at: datetime
     mine: bool
@@ -149,6 +157,7 @@ class SeekOut(Schema):
 class SeekIn(Body):
     preset: Preset = "standard"
     target: Target = 100
+    rated: bool = Field(False, description="Play for rating; false: casual.")
 
 
 class Started(Schema):
@@ -169,7 +178,7 @@ class Hello(Schema):
 
 
 class Event(Schema):
-    type: Literal["challenge", "presence", "match"]
+    type: Literal["challenge", "presence", "match", "rating"]
     seq: int
     at: datetime
     data: dict[str, Any]

@@ -9,5 +9,7 @@ class LobbyConfig(AppConfig):
 
     def ready(self) -> None:
         from lobby import subscribers
+        from lobby.ratings import table
 
         subscribers.connect()
+        table.connect()

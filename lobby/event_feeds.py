@@ -55,6 +55,7 @@ def challenge_json(item: Challenge, reader_id: int) -> dict[str, Any]:
         "preset": item.preset,
         "target": item.target,
         "hints": item.hints,
+        "rated": item.rated,
         "status": item.status,
         "reason": item.reason or None,
         "created_at": api_time(item.created_at),

@@ -11,6 +11,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from ginsite import names
+from lobby.ratings.models import RatedMatch, Rating, RatingChange  # noqa: F401 (Django finds them)
 
 
 class Profile(models.Model):
@@ -161,6 +162,8 @@ class Challenge(models.Model):
     target = models.PositiveSmallIntegerField()
     # The challenger proposes hints for both players; accepting the challenge agrees to them.
     hints = models.BooleanField(default=False)
+    # Played for rating (lobby.ratings); else casual.
+    rated = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     reason = models.CharField(max_length=16, choices=Reason.choices, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -207,6 +210,7 @@ class Seek(models.Model):
     )
     preset = models.CharField(max_length=16)
     target = models.PositiveSmallIntegerField()
+    rated = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
     accepted_by = models.ForeignKey(

@@ -23,6 +23,8 @@ from games.services import TARGETS
 from lobby import completion, presence
 from lobby.broadcast import REGIONS
 from lobby.models import Challenge, Seek, display_name_of
+from lobby.ratings.models import Rating
+from lobby.ratings.reads import display_of_many, ratings_of_many
 from lobby.services import ANSWER_SHOWN
 
 if TYPE_CHECKING:
@@ -52,17 +54,26 @@ def _stats(user_ids: Iterable[int]) -> dict[int, dict[str, int]]:
     return {row["user_id"]: {"played": row["played"], "won": row["won"]} for row in rows}
 
 
-def rules_label(preset: str, target: int, hints: bool = False) -> str:
+def rules_label(preset: str, target: int, hints: bool = False, rated: bool = False) -> str:
     label = str(
         _("%(preset)s to %(target)s")
         % {"preset": PRESET_NAMES.get(preset, preset), "target": target}
     )
-    return str(_("%(rules)s, with hints") % {"rules": label}) if hints else label
+    if hints:
+        label = str(_("%(rules)s, with hints") % {"rules": label})
+    return str(_("%(rules)s, rated") % {"rules": label}) if rated else label
+
+
+def _rating_in(user_id: int, preset: str, shown: dict[int, dict[str, Rating]]) -> str:
+    """A player's rating in the preset at stake, as shown: "1532", "1500?"."""
+    rating = shown[user_id].get(preset)
+    return rating.display if rating is not None else ""
 
 
 def players_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     listed = presence.online_players(user.pk, now)
     stats = _stats(other.pk for other in listed.users)
+    ratings = display_of_many([other.pk for other in listed.users], "standard")
     players = []
     for other in listed.users:
         row = stats.get(other.pk, {"played": 0, "won": 0})
@@ -76,6 +87,7 @@ def players_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
                 "played": row["played"],
                 "won": row["won"],
                 "completion": listed.completion.get(other.pk),
+                "rating": ratings[other.pk],
             }
         )
     # Me first, then everyone by name: the list is for finding someone else.
@@ -110,13 +122,14 @@ def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             )
         )
     )
+    shown = ratings_of_many([c.challenger_id for c in incoming])
     outgoing = []
     for c in sent:
         outgoing.append(
             {
                 "challenge": c,
                 "name": display_name_of(c.challenged),
-                "rules": rules_label(c.preset, c.target, c.hints),
+                "rules": rules_label(c.preset, c.target, c.hints, c.rated),
                 "open": c.status == Challenge.Status.OPEN,
                 "reason": REASON_TEXT.get(c.reason, ""),
                 # This row is itself a counter-proposal of this player's.
@@ -129,7 +142,8 @@ def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             {
                 "challenge": c,
                 "name": display_name_of(c.challenger),
-                "rules": rules_label(c.preset, c.target, c.hints),
+                "rating": _rating_in(c.challenger_id, c.preset, shown),
+                "rules": rules_label(c.preset, c.target, c.hints, c.rated),
                 "seconds_left": max(0, int((c.expires_at - now).total_seconds())),
                 # lobby.js counts down from this.
                 "expires": c.expires_at.isoformat(),
@@ -155,7 +169,7 @@ def _counter_context(item: Challenge, online: set[int], now: datetime) -> dict[s
     )
     return {
         "challenge": counter,
-        "rules": rules_label(counter.preset, counter.target, counter.hints),
+        "rules": rules_label(counter.preset, counter.target, counter.hints, counter.rated),
         "open": is_open,
         "seconds_left": max(0, int((counter.expires_at - now).total_seconds())),
         "expires": counter.expires_at.isoformat(),
@@ -167,7 +181,9 @@ def seeks_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     hidden = presence.hidden_from(user.pk)
     seeks = []
     mine = None
-    for seek in Seek.objects.filter(status=Seek.Status.OPEN).select_related("poster__profile"):
+    found = list(Seek.objects.filter(status=Seek.Status.OPEN).select_related("poster__profile"))
+    shown = ratings_of_many([s.poster_id for s in found])
+    for seek in found:
         if seek.poster_id == user.pk:
             mine = seek
         elif seek.poster_id in hidden or seek.poster_id not in online:
@@ -176,7 +192,8 @@ def seeks_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             {
                 "seek": seek,
                 "name": display_name_of(seek.poster),
-                "rules": rules_label(seek.preset, seek.target),
+                "rating": _rating_in(seek.poster_id, seek.preset, shown),
+                "rules": rules_label(seek.preset, seek.target, rated=seek.rated),
                 "mine": seek.poster_id == user.pk,
             }
         )

@@ -27,6 +27,7 @@ from lobby import event_feeds, presence
 from lobby.broadcast import publish
 from lobby.language import set_language_cookie
 from lobby.models import ensure_profile
+from lobby.ratings import results as rating_results
 
 # --- From games ---------------------------------------------------------------------------------
 
@@ -43,6 +44,8 @@ def on_match_changed(
     sender: Any, change: MatchChanged, match: Match | None = None, **kwargs: Any
 ) -> None:
     event_feeds.match_changed(change, match)
+    # In the ending's transaction, so a rated result is applied with it or not at all.
+    rating_results.on_match_changed(change)
     regions = _REGIONS_BY_REASON.get(change.reason)
     if change.kind == Match.Kind.LOBBY and regions:
         publish(regions)

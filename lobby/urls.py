@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import URLPattern, URLResolver, path
 
 from lobby import views
+from lobby.ratings import views as rating_views
 
 app_name = "lobby"
 
@@ -21,6 +22,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("players/<str:username>/block", views.block_player, name="block"),
     path("players/<str:username>/unblock", views.unblock_player, name="unblock"),
     path("lobby/", views.lobby, name="lobby"),
+    path("leaderboards/<str:preset>/", rating_views.leaderboard, name="leaderboard"),
     path("lobby/challenges/", views.send_challenge, name="challenge"),
     path("lobby/challenges/<int:pk>/accept", views.accept_challenge, name="accept_challenge"),
     path("lobby/challenges/<int:pk>/decline", views.decline_challenge, name="decline_challenge"),

@@ -39,6 +39,7 @@ from lobby.broadcast import REGIONS
 from lobby.forms import SettingsForm
 from lobby.language import set_language_cookie
 from lobby.models import ApiToken, display_name_of, ensure_profile
+from lobby.ratings.chart import profile_ratings
 
 
 def _get_player(username: str) -> AbstractBaseUser:
@@ -151,6 +152,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "player": user,
         "profile": ensure_profile(user),
         "stats": player_stats(user),
+        "ratings": profile_ratings(user),
         "completion": completion.of(user.pk),
         "completion_last": completion.LAST,
         "is_me": is_me,
@@ -253,6 +255,7 @@ def send_challenge(request: HtmxHttpRequest) -> HttpResponse:
         request.POST.get("preset", ""),
         request.POST.get("target", ""),
         hints=request.POST.get("hints") == "on",
+        rated=request.POST.get("rated") == "on",
     )
     message = _("Challenge sent to %(name)s.") % {"name": display_name_of(other)}
     return _done(request, message, "challenges")
@@ -288,7 +291,9 @@ def decline_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _done(request, _("Challenge declined."), "challenges")
     message = _("Challenge declined. %(name)s can accept your proposal: %(rules)s.") % {
         "name": display_name_of(counter.challenged),
-        "rules": lobby_regions.rules_label(counter.preset, counter.target, counter.hints),
+        "rules": lobby_regions.rules_label(
+            counter.preset, counter.target, counter.hints, counter.rated
+        ),
     }
     return _done(request, message, "challenges")
 
@@ -303,7 +308,8 @@ def cancel_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @lobby_action
 def post_seek(request: HtmxHttpRequest) -> HttpResponse:
     preset, target = request.POST.get("preset", ""), request.POST.get("target", "")
-    lobby_services.post_seek(_me(request), preset, target)
+    rated = request.POST.get("rated") == "on"
+    lobby_services.post_seek(_me(request), preset, target, rated=rated)
     return _done(request, _("Seek posted. The first player to accept it plays you."), "seeks")
 
 

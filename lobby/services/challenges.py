@@ -59,9 +59,11 @@ def challenge(
     preset: str,
     target: Any,
     hints: bool = False,
+    rated: bool = False,
 ) -> Challenge:
     """``challenger`` challenges ``challenged`` to a match of ``preset`` up to ``target``;
-    ``hints``: either player may ask what Bea would do (accepting agrees to it)."""
+    ``hints``: either player may ask what Bea would do (accepting agrees to it); ``rated``:
+    played for rating (``lobby.ratings``), else casual."""
     # Challenging is being here: it also keeps the challenge from expiring as "offline".
     seen_over_http(challenger)
     target = check_rules(preset, target)
@@ -90,6 +92,7 @@ def challenge(
                 preset=preset,
                 target=target,
                 hints=bool(hints),
+                rated=bool(rated),
                 expires_at=now + CHALLENGE_TTL,
             )
             publish(["challenges"])
@@ -201,7 +204,13 @@ def accept_challenge(item: Challenge, user: AbstractBaseUser) -> Match:
         _answer(item, Challenge.Status.ACCEPTED, now)
         item.refresh_from_db()
         match = start_match(
-            item.challenger, item.challenged, item.preset, item.target, now, item.hints
+            item.challenger,
+            item.challenged,
+            item.preset,
+            item.target,
+            now,
+            item.hints,
+            rated=item.rated,
         )
         Challenge.objects.filter(pk=item.pk).update(match=match)
     item.match = match
@@ -275,6 +284,7 @@ def _counter(
                 preset=preset,
                 target=target,
                 hints=item.hints,
+                rated=item.rated,
                 expires_at=now + CHALLENGE_TTL,
                 counter_to=item,
             )

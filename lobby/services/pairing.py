@@ -24,6 +24,7 @@ from lobby import event_feeds
 from lobby.broadcast import publish, send_to_match
 from lobby.models import Block, Challenge, Seek, display_name_of
 from lobby.presence import busy_user_ids, hidden_from
+from lobby.ratings import results
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -89,10 +90,13 @@ def start_match(
     target: int,
     now: datetime,
     hints: bool = False,
+    *,
+    rated: bool = False,
 ) -> Match:
     """In the caller's transaction (the players locked and found free): the match they agreed
-    on, ``first`` in seat 0; every other open challenge and seek of theirs withdrawn, the
-    lobby told, and both players' lobby pages sent to the table."""
+    on, ``first`` in seat 0, played for rating if ``rated``; every other open challenge and
+    seek of theirs withdrawn, the lobby told, and both players' lobby pages sent to the
+    table."""
     try:
         match = create_match(
             Match.Kind.LOBBY,
@@ -102,6 +106,8 @@ def start_match(
         )
     except Refused as refused:  # a player sat down elsewhere (checked first, under lock)
         raise Conflict(refused.message) from None
+    if rated:
+        results.mark_rated(match, preset)
     players = [first.pk, second.pk]
     Challenge.objects.filter(status=Challenge.Status.OPEN).filter(
         Q(challenger_id__in=players) | Q(challenged_id__in=players)

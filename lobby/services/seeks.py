@@ -34,15 +34,15 @@ def seek_for(pk: int) -> Seek:
     return found
 
 
-def post_seek(user: AbstractBaseUser, preset: str, target: Any) -> Seek:
-    """Offer a match to anyone in the lobby. One open seek per player."""
+def post_seek(user: AbstractBaseUser, preset: str, target: Any, rated: bool = False) -> Seek:
+    """Offer a match to anyone in the lobby, rated or casual. One open seek per player."""
     seen_over_http(user)
     target = check_rules(preset, target)
     try:
         with transaction.atomic():
             lock_players([user.pk])
             check_free([user.pk], user.pk)
-            seek = Seek.objects.create(poster=user, preset=preset, target=target)
+            seek = Seek.objects.create(poster=user, preset=preset, target=target, rated=bool(rated))
             publish(["seeks"])
     except IntegrityError:
         raise Conflict(
@@ -76,7 +76,7 @@ def accept_seek(seek: Seek, user: AbstractBaseUser) -> Match:
         if not won:
             raise _gone()
         seek.refresh_from_db()
-        match = start_match(seek.poster, user, seek.preset, seek.target, now)
+        match = start_match(seek.poster, user, seek.preset, seek.target, now, rated=seek.rated)
         Seek.objects.filter(pk=seek.pk).update(match=match)
     seek.match = match
     return match

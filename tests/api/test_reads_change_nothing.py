@@ -55,6 +55,7 @@ def test_no_get_changes_a_match(alice_api: Api, bob_api: Api, carol_api: Api, al
         "challenge_id": (str(challenge.pk),),
         "seek_id": (str(seek.pk),),
         "username": ("alice", "bob"),
+        "preset": ("standard",),
     }
     before = _state()
     read = 0

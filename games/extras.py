@@ -1,0 +1,42 @@
+"""What other apps add to a table without games knowing them (DESIGN.md principle 7).
+
+The lobby puts each player's rating beside their name (``seat_notes``) and a rated match's
+rating changes under its result (``result_lines``). Each app appends its functions here in its
+``AppConfig.ready``; games calls them while rendering a table, in the reader's language, and
+knows nothing of what they say. A failing one is logged and shows nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from .models import Match
+
+log = logging.getLogger(__name__)
+
+# match -> {seat: a short note beside that seat's name}
+seat_notes: list[Callable[[Match], dict[int, str]]] = []
+# (match, the reader's seat or None for a watcher) -> lines under the finished match's result
+result_lines: list[Callable[[Match, int | None], list[str]]] = []
+
+
+def notes_for(match: Match) -> dict[int, str]:
+    notes: dict[int, str] = {}
+    for note in seat_notes:
+        try:
+            for seat, text in note(match).items():
+                notes[seat] = f"{notes[seat]} {text}" if seat in notes else text
+        except Exception:
+            log.exception("a seat note failed on %s", match.public_id)
+    return notes
+
+
+def lines_for(match: Match, seat: int | None) -> list[str]:
+    lines: list[str] = []
+    for more in result_lines:
+        try:
+            lines.extend(more(match, seat))
+        except Exception:
+            log.exception("a result line failed on %s", match.public_id)
+    return lines

@@ -1,0 +1,167 @@
+"""A rated match's result, applied exactly once, in the transaction that ends the match.
+
+The lobby hears games' ``match_changed`` (``lobby.subscribers``) inside the change's own
+transaction. When a rated lobby match ends, ``settle`` locks its ``RatedMatch`` row and, only
+while it is still pending, decides what the ending counts for:
+
+- restarted by agreement: nothing (the new match, rated in its turn, replaces it);
+- ended (won, resigned, abandoned, won on time) before both players made two moves: aborted;
+- the two players' fourth rated result against each other within a day: played casual (the
+  farming cap, DAILY_CAP);
+- otherwise: both ratings change (Glicko-2, ``glicko.after_match``), a ``RatingChange`` per
+  player, and each player's event stream hears "rating".
+
+Two endings of one match cannot both get here (games' door locks the match and refuses the
+second), and should the outbox deliver an ending again, the row is no longer pending (and the
+unique (match, user) of ``RatingChange`` stands behind that). A rematch or restart of a rated
+match is rated too (``carry_over``).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import events
+from games.events import MatchChanged
+from games.models import Action, Match, Seat
+from lobby import event_log
+
+from . import glicko
+from .models import RatedMatch, Rating, RatingChange
+from .reads import forget_leaders
+
+# At most this many rated results between the same two players within CAP_WINDOW.
+DAILY_CAP = 3
+CAP_WINDOW = timedelta(days=1)
+# What a player does at the cards (a seed or "next hand" is no move).
+MOVES = frozenset({"draw", "take_upcard", "pass", "discard", "knock", "gin", "big_gin"})
+MOVES_TO_RATE = 2
+
+
+def mark_rated(match: Match, preset: str) -> RatedMatch:
+    """In the transaction that starts ``match``: it is played for rating."""
+    return RatedMatch.objects.create(match=match, preset=preset)
+
+
+def on_match_changed(change: MatchChanged) -> None:
+    if change.kind != Match.Kind.LOBBY:
+        return
+    if change.reason == events.STARTED:
+        carry_over(change.match_id)
+    elif change.reason == events.ENDED:
+        settle(change.match_id)
+
+
+def carry_over(match_id: int) -> None:
+    """A rematch or a restart of a rated match is rated too."""
+    previous = Match.objects.filter(pk=match_id).values_list("previous_id", flat=True).first()
+    if previous is None:
+        return
+    before = RatedMatch.objects.filter(match_id=previous).first()
+    if before is not None:
+        RatedMatch.objects.get_or_create(match_id=match_id, defaults={"preset": before.preset})
+
+
+def settle(match_id: int) -> str | None:
+    """Decide and apply what a rated match's ending counts for (see the module); the outcome,
+    or None when the match was not rated or was settled before."""
+    rated = RatedMatch.objects.select_for_update().filter(match_id=match_id).first()
+    if rated is None or rated.outcome != RatedMatch.Outcome.PENDING:
+        return None
+    match = Match.objects.get(pk=match_id)
+    seats = list(Seat.objects.filter(match_id=match_id).order_by("number"))
+    users = [s.user_id for s in seats if s.kind == Seat.Kind.PLAYER and s.user_id is not None]
+    now = timezone.now()
+    if match.status == Match.Status.RESTARTED:
+        outcome = RatedMatch.Outcome.RESTARTED
+    elif len(users) != 2 or not _both_played(match_id):
+        outcome = RatedMatch.Outcome.ABORTED
+    elif _rated_between(users[0], users[1], now) >= DAILY_CAP:
+        outcome = RatedMatch.Outcome.CAPPED
+    else:
+        outcome = RatedMatch.Outcome.RATED
+        _apply(match, rated.preset, (users[0], users[1]))
+    rated.outcome = outcome
+    rated.ended_at = now
+    rated.save(update_fields=["outcome", "ended_at"])
+    return outcome
+
+
+def _both_played(match_id: int) -> bool:
+    made = [0, 0]
+    rows = Action.objects.filter(match_id=match_id).values_list("seat", "payload")
+    for seat, payload in rows.iterator():
+        if isinstance(payload, dict) and payload.get("type") in MOVES and seat in (0, 1):
+            made[seat] += 1
+            if min(made) >= MOVES_TO_RATE:
+                return True
+    return False
+
+
+def _rated_between(one: int, two: int, now: Any) -> int:
+    return RatingChange.objects.filter(
+        user_id=one, opponent_id=two, created_at__gte=now - CAP_WINDOW
+    ).count()
+
+
+def _apply(match: Match, preset: str, users: tuple[int, int]) -> None:
+    """Both players' ratings after ``match`` (seat 0 is ``users[0]``), stored with their
+    changes; their streams hear of it."""
+    for user_id in users:
+        Rating.objects.get_or_create(user_id=user_id, preset=preset)
+    rows = {
+        r.user_id: r
+        for r in Rating.objects.select_for_update()
+        .filter(user_id__in=users, preset=preset)
+        .order_by("user_id")
+    }
+    before = {uid: glicko.Glicko(r.rating, r.rd, r.volatility) for uid, r in rows.items()}
+    changes = []
+    for seat, user_id in enumerate(users):
+        other = users[1 - seat]
+        score = _score(match.winner_seat, seat)
+        new = glicko.after_match(before[user_id], before[other], score)
+        row = rows[user_id]
+        row.rating, row.rd, row.volatility = new
+        row.games += 1
+        row.save(update_fields=["rating", "rd", "volatility", "games", "updated_at"])
+        changes.append(
+            RatingChange.objects.create(
+                user_id=user_id,
+                opponent_id=other,
+                match=match,
+                preset=preset,
+                score=score,
+                before=before[user_id].rating,
+                after=new.rating,
+                rd_after=new.rd,
+            )
+        )
+    entries = [
+        event_log.Entry(c.user_id, "rating", event_json(c, match, rows[c.user_id])) for c in changes
+    ]
+    event_log.record_all(entries)
+    transaction.on_commit(lambda: forget_leaders(preset))
+
+
+def _score(winner_seat: int | None, seat: int) -> float:
+    if winner_seat is None:
+        return 0.5
+    return 1.0 if winner_seat == seat else 0.0
+
+
+def event_json(change: RatingChange, match: Match, rating: Rating) -> dict[str, Any]:
+    """A "rating" event's data: which match changed which rating, and by how much."""
+    return {
+        "match": match.public_id,
+        "preset": change.preset,
+        "rating": rating.rounded,
+        "rd": round(rating.rd),
+        "provisional": rating.provisional,
+        "display": rating.display,
+        "change": change.delta,
+    }

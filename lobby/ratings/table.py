@@ -1,0 +1,82 @@
+"""Ratings at the table (through ``games.extras``): each lobby player's rating in the match's
+preset beside their name, and under a finished rated match what it did to the ratings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games import extras
+from games.models import Match, Seat
+
+from .models import RatedMatch, RatingChange
+from .reads import display_of_many
+from .results import DAILY_CAP
+
+
+def _players(match: Match) -> dict[int, Any]:
+    """Seat number -> the seat, for the seats held by accounts."""
+    return {
+        s.number: s
+        for s in match.seats.all()
+        if s.kind == Seat.Kind.PLAYER and s.user_id is not None
+    }
+
+
+def seat_notes(match: Match) -> dict[int, str]:
+    """Each player's rating in the preset, as it stood before the match when it was rated."""
+    if match.kind != Match.Kind.LOBBY:
+        return {}
+    players = _players(match)
+    preset = match.rules.get("name", "standard")
+    before = {c.user_id: c for c in RatingChange.objects.filter(match=match)}
+    shown = display_of_many([s.user_id for s in players.values()], preset)
+    notes = {}
+    for number, seat in players.items():
+        change = before.get(seat.user_id)
+        notes[number] = str(round(change.before)) if change else shown[seat.user_id]
+    return notes
+
+
+def result_lines(match: Match, reader: int | None) -> list[str]:
+    """What a finished rated lobby match did to the ratings, for ``reader`` (a seat, or None
+    for a watcher)."""
+    if match.kind != Match.Kind.LOBBY:
+        return []
+    rated = RatedMatch.objects.filter(match=match).first()
+    if rated is None:
+        return []
+    if rated.outcome == RatedMatch.Outcome.ABORTED:
+        return [_("Aborted before both players made two moves: not rated.")]
+    if rated.outcome == RatedMatch.Outcome.CAPPED:
+        return [
+            _(
+                "Played casual: these two players had played %(n)s rated matches against "
+                "each other in the last 24 hours."
+            )
+            % {"n": DAILY_CAP}
+        ]
+    if rated.outcome != RatedMatch.Outcome.RATED:
+        return []
+    players = _players(match)
+    changes = {c.user_id: c for c in RatingChange.objects.filter(match=match)}
+    lines = []
+    for number in sorted(players, key=lambda n: n != reader):
+        seat = players[number]
+        change = changes.get(seat.user_id)
+        if change is None:
+            continue
+        values = {"name": seat.display_name, "rating": round(change.after), "change": change.signed}
+        if number == reader:
+            lines.append(_("Rating change: %(change)s, now %(rating)s.") % values)
+        else:
+            lines.append(_("%(name)s: %(change)s, now %(rating)s.") % values)
+    return lines
+
+
+def connect() -> None:
+    if seat_notes not in extras.seat_notes:
+        extras.seat_notes.append(seat_notes)
+    if result_lines not in extras.result_lines:
+        extras.result_lines.append(result_lines)
