@@ -24,6 +24,7 @@ from ginsite.apikit import (
 from ginsite.refusals import Refused
 from lobby.api import router as lobby_router
 from lobby.api_auth import SessionAuth, TokenAuth
+from lobby.pool_api import router as pool_router
 from lobby.ratings.api import router as ratings_router
 
 __all__ = ["api", "not_found_view"]
@@ -110,3 +111,4 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 api.add_router("", lobby_router)
 api.add_router("", games_router)
 api.add_router("", ratings_router)
+api.add_router("", pool_router)

@@ -178,7 +178,7 @@ class Hello(Schema):
 
 
 class Event(Schema):
-    type: Literal["challenge", "presence", "match", "rating"]
+    type: Literal["challenge", "presence", "match", "rating", "paired"]
     seq: int
     at: datetime
     data: dict[str, Any]

@@ -16,7 +16,7 @@ from games.models import Match
 from ginsite.pushes import group_send_after_commit
 
 LOBBY_GROUP = "lobby"
-REGIONS: tuple[str, ...] = ("players", "challenges", "seeks", "matches")
+REGIONS: tuple[str, ...] = ("pool", "players", "challenges", "seeks", "matches")
 
 
 def user_group(user_id: int) -> str:
@@ -27,6 +27,14 @@ def user_group(user_id: int) -> str:
 def publish(regions: Iterable[str]) -> None:
     """After the commit, tell every lobby page which regions to re-render."""
     group_send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "regions": sorted(set(regions))})
+
+
+def publish_to(user_ids: Iterable[int], regions: Iterable[str]) -> None:
+    """After the commit, tell these users' own lobby pages (no one else's) which regions to
+    re-render: what only they see, such as their place in the pool."""
+    message = {"type": "lobby.changed", "regions": sorted(set(regions))}
+    for user_id in set(user_ids):
+        group_send_after_commit(user_group(user_id), message)
 
 
 def send_to_match(user_ids: Iterable[int], match: Match) -> None:
