@@ -179,9 +179,7 @@ def test_the_wait_says_why(client: Client, alice: User, bob: User) -> None:
     client.force_login(alice)
     client.post("/lobby/pool/", {"tile": "standard:100"})
     html = client.get("/lobby/").content.decode()
-    assert re.search(
-        r"One other player is waiting for these rules, not within ±1\d\d of", html
-    )
+    assert re.search(r"One other player is waiting for these rules, not within ±1\d\d of", html)
     client.post("/lobby/pool/leave")
     assert "Play now" in client.get("/lobby/").content.decode()
     assert not Block.objects.exists()
