@@ -200,6 +200,10 @@ def seeks_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     return {"seeks": seeks, "my_seek": mine}
 
 
+def _plays_by_bot(user: Any) -> bool:
+    return bool(getattr(getattr(user, "profile", None), "plays_by_bot", False))
+
+
 def matches_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     recent = (
         Match.objects.filter(
@@ -218,6 +222,7 @@ def matches_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             {
                 "match": match,
                 "names": [seat.display_name for seat in seats],
+                "bots": [_plays_by_bot(seat.user) for seat in seats],
                 "scores": scores,
                 "target": (match.rules or {}).get("target"),
                 "mine": any(seat.user_id == user.pk for seat in seats),
