@@ -13,7 +13,7 @@ from lobby.models import Profile
 
 
 def seat_notes(match: Match) -> dict[int, str]:
-    """"BOT" beside each seat whose account plays through a bot."""
+    """ "BOT" beside each seat whose account plays through a bot."""
     users = {
         s.user_id: s.number
         for s in match.seats.all()
