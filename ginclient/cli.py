@@ -44,10 +44,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, help="bot: stop after this many matches")
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--target", type=int, default=100)
-    # --preset and --target also after the command ("challenge bob --target 50").
+    parser.add_argument("--rated", action="store_true", help="challenge or seek: play rated")
+    # --preset, --target and --rated also after the command ("challenge bob --target 50").
     rules = argparse.ArgumentParser(add_help=False)
     rules.add_argument("--preset", default=argparse.SUPPRESS)
     rules.add_argument("--target", type=int, default=argparse.SUPPRESS)
+    rules.add_argument("--rated", action="store_true", default=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("me", help="who you are, and your statistics")
     commands.add_parser("online", help="who is in the lobby")
@@ -181,7 +183,9 @@ def _challenge_line(c: dict[str, Any]) -> str:
     reason = f" ({c['reason']})" if c.get("reason") else ""
     line = (
         f"#{c['id']} {arrow} {other['display_name']}: {c['preset']} to {c['target']}, "
-        f"{c['status']}{reason}" + (f", match {c['match']}" if c.get("match") else "")
+        + ("rated, " if c.get("rated") else "")
+        + f"{c['status']}{reason}"
+        + (f", match {c['match']}" if c.get("match") else "")
     )
     counter = c.get("counter")
     if counter:
@@ -203,7 +207,8 @@ def _challenges(client: Client, args: argparse.Namespace, out: Out) -> int:
 
 def _challenge(client: Client, args: argparse.Namespace, out: Out) -> int:
     made = client.post(
-        "/challenges", {"to": args.username, "preset": args.preset, "target": args.target}
+        "/challenges",
+        {"to": args.username, "preset": args.preset, "target": args.target, "rated": args.rated},
     )
     out(f"Sent: {_challenge_line(made)}")
     return 0
@@ -254,8 +259,10 @@ def _seeks(client: Client, args: argparse.Namespace, out: Out) -> int:
 
 
 def _seek(client: Client, args: argparse.Namespace, out: Out) -> int:
-    seek = client.post("/seeks", {"preset": args.preset, "target": args.target})
-    out(f"Seek #{seek['id']} posted: {seek['preset']} to {seek['target']}.")
+    body = {"preset": args.preset, "target": args.target, "rated": args.rated}
+    seek = client.post("/seeks", body)
+    rated = ", rated" if seek.get("rated") else ""
+    out(f"Seek #{seek['id']} posted: {seek['preset']} to {seek['target']}{rated}.")
     return 0
 
 

@@ -95,6 +95,8 @@ def test_the_commands_and_their_errors(server: str, alice, bob):
     assert main([*base, "challenge", "bob", "--target", "50"], out=lines.append) == 0
     assert "to bob: standard to 50, open" in lines[-1]
     assert main([*base, "challenges"], out=lines.append) == 0
+    assert main([*base, "seek", "--preset", "simple", "--rated"], out=lines.append) == 0
+    assert lines[-1].endswith("posted: simple to 100, rated.")
     assert main([*base, "matches"], out=lines.append) == 0 and lines[-1].startswith("No matches")
     assert main([*base, "challenge", "nobody"], out=lines.append) == 1
     assert lines[-1] == "Error: There is no player of that name. (404 not_found)"

@@ -166,3 +166,22 @@ def test_the_table_says_why_a_match_was_not_rated(alice: User, bob: User):
     play(casual)
     resign(casual, 0)
     assert "Rating change" not in _table(bob, casual)
+
+
+def test_matches_outside_the_lobby_are_never_rated(alice: User):
+    from games.models import Seat
+
+    match = services.start_bea_match(alice, "standard", 100, "easy")
+    match.refresh_from_db()
+    services.resign(match, 0, match.version)
+    local = services.create_match(
+        Match.Kind.LOCAL,
+        services.ruleset("standard", 100),
+        (
+            services.SeatSpec(Seat.Kind.LOCAL, user=alice, name="A"),
+            services.SeatSpec(Seat.Kind.LOCAL, user=alice, name="B"),
+        ),
+    )
+    local.refresh_from_db()
+    services.resign(local, 0, local.version)
+    assert not RatedMatch.objects.exists() and rating(alice) is None
