@@ -92,6 +92,7 @@ def start_match(
     hints: bool = False,
     *,
     rated: bool = False,
+    from_pool: bool = False,
 ) -> Match:
     """In the caller's transaction (the players locked and found free): the match they agreed
     on, ``first`` in seat 0, played for rating if ``rated``; every other open challenge, seek
@@ -109,18 +110,23 @@ def start_match(
     if rated:
         results.mark_rated(match, preset)
     players = [first.pk, second.pk]
-    Challenge.objects.filter(status=Challenge.Status.OPEN).filter(
-        Q(challenger_id__in=players) | Q(challenged_id__in=players)
-    ).update(status=Challenge.Status.CANCELLED, answered_at=now)
-    Seek.objects.filter(status=Seek.Status.OPEN, poster_id__in=players).update(
+    cancelled = (
+        Challenge.objects.filter(status=Challenge.Status.OPEN)
+        .filter(Q(challenger_id__in=players) | Q(challenged_id__in=players))
+        .update(status=Challenge.Status.CANCELLED, answered_at=now)
+    )
+    withdrawn = Seek.objects.filter(status=Seek.Status.OPEN, poster_id__in=players).update(
         status=Seek.Status.CANCELLED
     )
     # Out of the quick-pairing pool too (a pool pass marked its own two paired already).
     PoolEntry.objects.filter(status=PoolEntry.Status.WAITING, user_id__in=players).update(
         status=PoolEntry.Status.CANCELLED, ended_at=now
     )
-    # The new match reaches "matches" and "players" through games' announcement.
-    publish(["challenges", "seeks"])
-    event_feeds.challenges_closed_at(now)
+    # The new match reaches "matches" and "players" through games' announcement. Quick
+    # pairing touched no challenge or seek itself: the lobby hears only of what was withdrawn.
+    if cancelled or withdrawn or not from_pool:
+        publish(["challenges", "seeks"])
+    if cancelled or not from_pool:
+        event_feeds.challenges_closed_at(now)
     send_to_match(players, match)
     return match

@@ -7,18 +7,23 @@ has waited longer asked for that much). Never two players where either blocked t
 bot with a human only when the human's tile allows bots; not the one you were paired with
 last time while someone else waits for the same game.
 
-Exactly once: every pairing pass takes one PostgreSQL advisory lock for its transaction (SQLite
-transactions here take the write lock when they begin), then the two players' rows
-(``lock_players``, the order every lobby change takes them in), re-reads both entries and only
-then seats them. A join pairs its player at once; the periodic sweep every server process runs
-(``games.outbox.Sweeper``, hooked up in ``ginsite.asgi``) pairs those whose windows have
-widened since. The sweep was chosen over a timer in the lobby's socket because API clients
-wait in the pool without one.
+Exactly once: a pair is seated in one transaction that takes the two players' rows
+(``lock_players``, the order every lobby change takes them in; SQLite transactions here take the
+write lock when they begin), re-reads both entries and only then seats them; a pass that
+picked a player someone else seated meanwhile finds their entry paired and leaves them. The
+sweep's full passes also take a PostgreSQL advisory lock, so that two workers do not both
+compute the same pairs.
+
+A join pairs its player at once; the periodic sweep every server process runs
+(``games.outbox.Sweeper``, hooked up in ``ginsite.asgi``) pairs those whose windows have widened
+since. The sweep was chosen over a timer in the lobby's socket because API clients wait in the
+pool without one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -201,26 +206,71 @@ def _again(a: PoolEntry, b: PoolEntry) -> bool:
 
 
 def pair_waiting(now: datetime | None = None, only: PoolEntry | None = None) -> list[Match]:
-    """One pairing pass: seat every pair that fits now (with ``only``, that entry's player if
-    someone fits them); the matches started. The sweep calls it every few seconds."""
+    """One pairing pass: seat every pair that fits now; the matches started. The sweep of
+    every worker calls it every few seconds; one pass runs at a time (another worker's pass
+    in progress is left to do the work). With ``only``: that entry's player, if someone fits
+    them (a join), which needs no such lock: two joins that pick the same player queue on
+    that player's row in ``_seat``, and the one that comes second looks again."""
     now = now or timezone.now()
+    if only is not None:
+        return _pair_one(only, now)
     started = []
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_POOL_LOCK])
-        pool = _read_pool(now, only)
-        if pool is None:
+    with _one_pass_at_a_time() as mine:
+        if not mine:
             return []
-        for first, second in pool.pairs(only):
-            try:
-                with transaction.atomic():
-                    match = _seat(first, second, now)
-            except Refused:
-                continue  # one of them sat down elsewhere meanwhile: both stay as they are
+        pool = _read_pool(now, None)
+        assert pool is not None  # None only for a join's entry
+        for first, second in pool.pairs():
+            # Each pair in a transaction of its own: holding one pair's players while
+            # locking the next pair's would take rows out of ``lock_players``' order.
+            match = _try_seat(first, second, now)
             if match is not None:
                 started.append(match)
     return started
+
+
+@contextmanager
+def _one_pass_at_a_time() -> Iterator[bool]:
+    """Whether this pass may run: on PostgreSQL, whether it got the pool's advisory lock
+    (held by the session, released after the pass); elsewhere always."""
+    if connection.vendor != "postgresql":
+        yield True
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [_POOL_LOCK])
+        got = bool(cursor.fetchone()[0])
+    try:
+        yield got
+    finally:
+        if got:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [_POOL_LOCK])
+
+
+# A join looks again this many times when the player it picked was taken meanwhile.
+_JOIN_TRIES = 4
+
+
+def _pair_one(entry: PoolEntry, now: datetime) -> list[Match]:
+    for _try in range(_JOIN_TRIES):
+        pool = _read_pool(now, entry)
+        if pool is None:
+            return []  # paired by someone else's pass meanwhile, or cancelled
+        pairs = pool.pairs(entry)
+        if not pairs:
+            return []
+        match = _try_seat(*pairs[0], now)
+        if match is not None:
+            return [match]
+    return []
+
+
+def _try_seat(first: PoolEntry, second: PoolEntry, now: datetime) -> Match | None:
+    try:
+        with transaction.atomic():
+            return _seat(first, second, now)
+    except Refused:
+        return None  # one of them sat down elsewhere meanwhile: both stay as they are
 
 
 def _read_pool(now: datetime, only: PoolEntry | None) -> Pool | None:
@@ -232,7 +282,7 @@ def _read_pool(now: datetime, only: PoolEntry | None) -> Pool | None:
         only_now = next((e for e in entries if e.pk == only.pk), None)
         if only_now is None:
             return None  # paired by someone else's pass, or cancelled
-    busy = busy_user_ids(now) & {e.user_id for e in entries}
+    busy = busy_user_ids(now, among=[e.user_id for e in entries])
     if busy:
         # Seated by a challenge meanwhile: out of the pool.
         PoolEntry.objects.filter(status=Waiting, user_id__in=busy).update(
@@ -265,6 +315,7 @@ def _seat(first: PoolEntry, second: PoolEntry, now: datetime) -> Match | None:
         first.target,
         now,
         rated=first.rated,
+        from_pool=True,
     )
     PoolEntry.objects.filter(pk__in=[first.pk, second.pk]).update(match=match)
     event_log.record_all(
