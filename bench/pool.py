@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -50,6 +51,7 @@ from bench.live import (
 )
 
 GIVE_UP_SECONDS = 120.0
+JOIN_TRIES = 5
 
 
 @dataclass(eq=False)
@@ -64,6 +66,7 @@ class Pooled:
     listener: asyncio.Task[None] | None = None
     join_status: int | None = None
     join_seconds: float | None = None
+    join_retries: int = 0
     matches: list[str] = field(default_factory=list)
     paired: asyncio.Event = field(default_factory=asyncio.Event)
     paired_at: float | None = None
@@ -93,8 +96,15 @@ async def listen(player: Pooled, ws: ClientConnection) -> None:
 
 
 async def join(player: Pooled) -> None:
+    """Join, as a client should: again after a 503 or 429 (the server too busy for now)."""
     begun = time.perf_counter()
-    reply = await player.http.call("POST", "/api/v1/pool", {"preset": "standard"}, idempotent=True)
+    for _try in range(JOIN_TRIES):
+        body = {"preset": "standard"}
+        reply = await player.http.call("POST", "/api/v1/pool", body, idempotent=True)
+        if reply.status not in (429, 503):
+            break
+        player.join_retries += 1
+        await asyncio.sleep(1.0)
     player.join_seconds = time.perf_counter() - begun
     player.join_status = reply.status
     body = reply.json() or {}
@@ -179,6 +189,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for p in players:
                 p.http.close()
             await limited([lambda p=p: p.ws.close() for p in players if p.ws], 8)
+            if args.keep_logs:
+                for server in servers:
+                    shutil.copy(server.log, Path(args.keep_logs) / server.log.name)
     pairs = len({m for p in players for m in p.matches})
     return {
         "config": config.title,
@@ -188,6 +201,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "seconds_until_all_paired": round(last - begun, 2) if not left else None,
         "join_ms": asdict(summarize(p.join_seconds for p in players if p.join_seconds)),
         "join_statuses": dict(Counter(str(p.join_status) for p in players)),
+        "join_retries": sum(p.join_retries for p in players),
         "server_cpu_seconds": round(cpu, 2),
         "server_cpu_ms_per_pairing": round(1000 * cpu / pairs, 1) if pairs else None,
         **exactly_once(players),
@@ -203,7 +217,8 @@ def render(result: dict[str, Any]) -> str:
         f"  all paired after:        {until} (goal: under 10 s for 500)",
         f"  paired players:          {result['paired_players']} in {result['matches']} matches",
         f"  join round trip (ms):    p50 {join['p50']}  p95 {join['p95']}  max {join['max']}",
-        f"  join statuses:           {result['join_statuses']}",
+        f"  join statuses:           {result['join_statuses']} "
+        f"(after {result['join_retries']} retries of a 503 or 429)",
         f"  server CPU:              {result['server_cpu_seconds']} s, "
         f"{result['server_cpu_ms_per_pairing']} ms per pairing",
         f"  paired twice / bad:      {result['players_paired_twice']} players, "
@@ -219,6 +234,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="also print a JSON summary")
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
+    parser.add_argument("--keep-logs", metavar="DIR", help="copy the server logs here")
     args = parser.parse_args(argv)
     if args.players < 2 or args.players % 2:
         parser.error("--players must be an even number, at least 2")

@@ -18,6 +18,7 @@ def test_four_players_are_paired_through_the_api(capsys: pytest.CaptureFixture[s
     assert result["seconds_until_all_paired"] is not None
     out, err = capsys.readouterr()
     assert "paired players:          4 in 2 matches" in out
+    assert "retries of a 503 or 429" in out
     assert "4 players join the pool at once" in err and "paired 4/4" in err
 
 
