@@ -171,12 +171,10 @@ def table_context(
         }
     # No hand in play: it is over, or not dealt yet (waiting for the players' seeds).
     ctx["hand_ended"] = view["phase"] in ("hand_over", "match_over", "shuffling")
-    notes = extras.notes_for(match)
     ctx["players"] = [
         {
             "seat": s,
             "name": names[s],
-            "note": notes.get(s, ""),
             "score": view["scores"][s],
             "hands_won": view["hands_won"][s],
             "dealer": view["dealer"] == s,
@@ -218,9 +216,7 @@ def table_context(
         or not match.is_active
     )
     ctx["settlement"] = _settlement(view, names) if view["settlement"] else None
-    ctx["result_lines"] = (
-        [] if match.is_active else extras.lines_for(match, None if spectator or local else seat)
-    )
+    _other_apps(ctx, match, None if spectator or local else seat)
     ctx["history"] = _history(view, names)
     for row in ctx["history"]:
         row["replay_url"] = _replay_url(match, row["hand_number"])
@@ -230,6 +226,15 @@ def table_context(
     if view.get("lesson") is not None:
         lesson_panel.table_context(match, ctx)
     return ctx
+
+
+def _other_apps(ctx: dict[str, Any], match: Match, reader: int | None) -> None:
+    """What other apps add (``games.extras``): notes beside the names, lines under the
+    result of a finished match."""
+    notes = extras.notes_for(match)
+    for player in ctx["players"]:
+        player["note"] = notes.get(player["seat"], "")
+    ctx["result_lines"] = [] if match.is_active else extras.lines_for(match, reader)
 
 
 def _shuffle(

@@ -44,8 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, help="bot: stop after this many matches")
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--target", type=int, default=100)
-    parser.add_argument("--rated", action="store_true", help="challenge or seek: play rated")
-    # --preset, --target and --rated also after the command ("challenge bob --target 50").
+    parser.add_argument("--rated", action="store_true", help="challenge or seek: rated")
+    # Also after the command ("challenge bob --target 50").
     rules = argparse.ArgumentParser(add_help=False)
     rules.add_argument("--preset", default=argparse.SUPPRESS)
     rules.add_argument("--target", type=int, default=argparse.SUPPRESS)
