@@ -44,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, help="bot: stop after this many matches")
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--target", type=int, default=100)
-    parser.add_argument("--rated", action="store_true", help="challenge or seek: rated")
+    parser.add_argument("--rated", action="store_true", help="challenge, seek or pair: rated")
     # Also after the command ("challenge bob --target 50").
     rules = argparse.ArgumentParser(add_help=False)
     rules.add_argument("--preset", default=argparse.SUPPRESS)
@@ -78,7 +78,6 @@ def _parser() -> argparse.ArgumentParser:
     pair = commands.add_parser(
         "pair", help="wait in the pool for an opponent near your rating, then play", parents=[rules]
     )
-    pair.add_argument("--rated", action="store_true", help="play for rating")
     pair.add_argument("--allow-bots", action="store_true", help="bots may be paired with you")
     commands.add_parser("seeks", help="open seeks in the lobby")
     commands.add_parser("seek", help="post a seek", parents=[rules])
