@@ -128,17 +128,41 @@ class Bot:
     def _after_change(
         self, events: Iterator[dict[str, Any]], match: dict[str, Any]
     ) -> dict[str, Any]:
-        """The match once an event says it moved past the version we have."""
+        """The match once an event says it moved past the version we have, or ended."""
         for item in events:
             data = item.get("data") or {}
             if (
                 item.get("type") == "match"
                 and data.get("match") == match["id"]
                 and data.get("view") is not None
-                and data.get("version", -1) > match["version"]
+                # A resignation or a claim ends a match without a move: same version.
+                and (data.get("version", -1) > match["version"] or data.get("status") != "active")
             ):
                 break
         return self.client.get(f"/matches/{match['id']}")
+
+    # --- Quick pairing ---------------------------------------------------------------------------
+
+    def pool(self, *, rated: bool = False, allow_bots: bool = False) -> None:
+        """Join the pool, play whoever it pairs us with, again until ``games`` are over."""
+        events = self.client.stream()
+        next(events)  # the hello line: the "paired" event cannot come before we listen
+        while not self.done():
+            match_id = join_pool(self.client, events, self.say, self._pool_body(rated, allow_bots))
+            match = self.client.get(f"/matches/{match_id}")
+            while match["status"] == "active":
+                match = self.play(match)
+                if match["status"] == "active" and not match["view"].get("legal_actions"):
+                    match = self._after_change(events, match)
+            self._note_end(match)  # ended by the other side (a resignation) while we waited
+
+    def _pool_body(self, rated: bool, allow_bots: bool) -> dict[str, Any]:
+        return {
+            "preset": self.preset,
+            "target": self.target,
+            "rated": rated,
+            "allow_bots": allow_bots,
+        }
 
     # --- In the lobby ---------------------------------------------------------------------------
 
@@ -190,3 +214,30 @@ class Bot:
             self.say(f"could not accept {name}'s challenge: {refused.message}")
             return
         self.say(f"accepted {name}'s challenge: match {started['match']}")
+
+
+def join_pool(
+    client: Client,
+    events: Iterator[dict[str, Any]],
+    say: Callable[[str], None],
+    body: dict[str, Any],
+) -> str:
+    """Join the quick-pairing pool (or keep the place we have) and wait on ``events`` (read
+    past their hello line) for the "paired" event; the match we were paired into."""
+    try:
+        joined = client.post("/pool", body)
+    except ApiError as refused:
+        joined = client.get("/pool")
+        if refused.status != 409 or joined["status"] != "waiting":
+            raise
+    if joined["status"] == "paired":
+        say(f"paired with {joined['opponent']['display_name']}: match {joined['match']}")
+        return str(joined["match"])
+    rated = "rated" if joined["rated"] else "casual"
+    say(f"waiting for an opponent: {joined['preset']} to {joined['target']}, {rated}")
+    for item in events:
+        if item.get("type") == "paired":
+            data = item["data"]
+            say(f"paired with {data['opponent']['display_name']}: match {data['match']}")
+            return str(data["match"])
+    raise ApiError(0, "unreachable", "The event stream ended.")

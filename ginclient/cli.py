@@ -9,7 +9,9 @@
     python -m ginclient ... bea --level easy  (a match against Bea, played here)
     python -m ginclient ... replay MATCH_ID --hand 2  (a finished hand, move by move)
     python -m ginclient ... verify MATCH_ID   (check each finished hand's shuffle, docs/fairness.md)
+    python -m ginclient ... pair --preset standard --target 100 --rated  (quick pairing)
     python -m ginclient ... --bot ginclient/bots/random_bot.py:choose --seek --games 3
+    python -m ginclient ... --bot ginclient/bots/random_bot.py:choose pair --games 3
 
 The server and token may also come from GIN_SERVER and GIN_TOKEN.
 """
@@ -24,7 +26,7 @@ from typing import Any
 
 from ginclient.api import ApiError, Client, move_body, only_seed
 from ginclient.board import describe, menu, render, render_replay
-from ginclient.bot import Bot, load_choose
+from ginclient.bot import Bot, join_pool, load_choose
 from ginclient.verify import Verdict, check
 
 
@@ -42,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, help="bot: stop after this many matches")
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--target", type=int, default=100)
-    parser.add_argument("--rated", action="store_true", help="challenge or seek: rated")
+    parser.add_argument("--rated", action="store_true", help="challenge, seek or pair: rated")
     # Also after the command ("challenge bob --target 50").
     rules = argparse.ArgumentParser(add_help=False)
     rules.add_argument("--preset", default=argparse.SUPPRESS)
@@ -73,6 +75,10 @@ def _parser() -> argparse.ArgumentParser:
     counter.add_argument("id", type=int, help="your challenge that was declined")
     cancel = commands.add_parser("cancel", help="cancel a challenge you sent")
     cancel.add_argument("id", type=int)
+    pair = commands.add_parser(
+        "pair", help="wait in the pool for an opponent near your rating, then play", parents=[rules]
+    )
+    pair.add_argument("--allow-bots", action="store_true", help="bots may be paired with you")
     commands.add_parser("seeks", help="open seeks in the lobby")
     commands.add_parser("seek", help="post a seek", parents=[rules])
     take = commands.add_parser("take", help="accept a seek")
@@ -110,7 +116,7 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
         if not args.command:
             out(
                 "Say what to do: me, online, challenges, challenge, accept, matches, play, bea, "
-                "replay, verify..."
+                "pair, replay, verify..."
             )
             return 2
         return COMMANDS[args.command](client, args, out)
@@ -139,6 +145,8 @@ def _run_bot(client: Client, args: argparse.Namespace, out: Callable[[str], None
     )
     if args.bea:
         bot.against_bea(args.bea)
+    elif args.command == "pair":
+        bot.pool(rated=args.rated, allow_bots=args.allow_bots)
     else:
         bot.lobby()
     out(f"Done: {len(bot.finished)} matches.")
@@ -288,6 +296,19 @@ def _bea(client: Client, args: argparse.Namespace, out: Out) -> int:
     return play_match(client, match["id"], out, input)
 
 
+def _pair(client: Client, args: argparse.Namespace, out: Out) -> int:
+    """Join the pool, wait for the "paired" event, and play the match here."""
+    events = client.stream()
+    next(events)  # listening before joining: the "paired" event cannot be missed
+    body = {
+        "preset": args.preset,
+        "target": args.target,
+        "rated": args.rated,
+        "allow_bots": args.allow_bots,
+    }
+    return play_match(client, join_pool(client, events, out, body), out, input)
+
+
 def _finished_hands(client: Client, args: argparse.Namespace, out: Out) -> list[int]:
     if args.hand is not None:
         return [args.hand]
@@ -398,6 +419,7 @@ COMMANDS: dict[str, Callable[[Client, argparse.Namespace, Out], int]] = {
     "matches": _matches,
     "play": _play,
     "bea": _bea,
+    "pair": _pair,
     "replay": _replay,
     "verify": _verify,
 }

@@ -188,10 +188,10 @@ class Hello(Schema):
 
 
 class Event(Schema):
-    type: Literal["challenge", "presence", "match", "message", "rating"] = Field(
+    type: Literal["challenge", "presence", "match", "message", "rating", "paired"] = Field(
         description="`message`: a quick message in one of your matches (`data`: `match`, "
         "`seat`, `from`, `message` id, `mine`). `rating`: your rating changed after a rated "
-        "match (see Ratings in docs/api.md)."
+        "match (see Ratings in docs/api.md). `paired`: the pool paired you (see Quick pairing)."
     )
     seq: int
     at: datetime

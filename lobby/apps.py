@@ -8,8 +8,9 @@ class LobbyConfig(AppConfig):
     name = "lobby"
 
     def ready(self) -> None:
-        from lobby import subscribers
+        from lobby import bots, subscribers
         from lobby.ratings import table
 
         subscribers.connect()
         table.connect()
+        bots.connect()

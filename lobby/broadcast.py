@@ -16,8 +16,8 @@ from games.models import Match
 from ginsite.pushes import group_send_after_commit
 
 LOBBY_GROUP = "lobby"
-# "friends" first: the page shows the friends online before everything else.
-REGIONS: tuple[str, ...] = ("friends", "players", "challenges", "seeks", "matches")
+# "pool" and "friends" first: the page shows how to start playing before everything else.
+REGIONS: tuple[str, ...] = ("pool", "friends", "players", "challenges", "seeks", "matches")
 
 
 def user_group(user_id: int) -> str:
@@ -33,6 +33,14 @@ def publish(regions: Iterable[str]) -> None:
     if "players" in names:
         names.add("friends")
     group_send_after_commit(LOBBY_GROUP, {"type": "lobby.changed", "regions": sorted(names)})
+
+
+def publish_to(user_ids: Iterable[int], regions: Iterable[str]) -> None:
+    """After the commit, tell these users' own lobby pages (no one else's) which regions to
+    re-render: what only they see, such as their place in the pool."""
+    message = {"type": "lobby.changed", "regions": sorted(set(regions))}
+    for user_id in set(user_ids):
+        group_send_after_commit(user_group(user_id), message)
 
 
 def send_to_match(user_ids: Iterable[int], match: Match) -> None:

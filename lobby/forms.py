@@ -114,7 +114,7 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ["display_name", "language", "four_colour_deck", "sound_on"]
+        fields = ["display_name", "language", "four_colour_deck", "sound_on", "plays_by_bot"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -33,6 +33,13 @@ class Profile(models.Model):
         help_text=_("Clubs green and diamonds blue, so no two suits share a colour."),
     )
     sound_on = models.BooleanField(_("sound at the table"), default=False)
+    # Shown as a BOT badge beside the name; quick pairing seats a bot with a human only when
+    # the human's tile allows bots (``lobby.services.pool``).
+    plays_by_bot = models.BooleanField(
+        _("I play through a bot"),
+        default=False,
+        help_text=_("Your moves are made by a program. Others see a BOT badge beside your name."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -258,6 +265,51 @@ class Seek(models.Model):
 
     def __str__(self) -> str:
         return f"seek {self.pk} by {self.poster_id} {self.preset}/{self.target} {self.status}"
+
+
+class PoolEntry(models.Model):
+    """One player waiting in the quick-pairing pool ("Play now"), and what became of it.
+
+    ``rating`` is the player's rating in ``preset`` when they joined; ``previous_opponent`` the
+    one they were last paired with, whom they are not paired with again while others wait.
+    Paired or cancelled entries stay as the history the next join reads."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting")
+        PAIRED = "paired", _("Paired")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    preset = models.CharField(max_length=16)
+    target = models.PositiveSmallIntegerField()
+    rated = models.BooleanField(default=False)
+    allow_bots = models.BooleanField(default=False)
+    is_bot = models.BooleanField(default=False)
+    rating = models.FloatField()
+    previous_opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    joined_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            # Joining twice is refused by the database, not by a check-then-insert.
+            models.UniqueConstraint(
+                fields=["user"], condition=models.Q(status="waiting"), name="one_pool_entry"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "preset", "target", "rated"])]
+
+    def __str__(self) -> str:
+        return f"pool {self.user_id} {self.preset}/{self.target} {self.status}"
 
 
 # --- The JSON API: personal tokens, idempotent replays, each player's numbered events -------------

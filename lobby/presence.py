@@ -11,6 +11,7 @@ the one shared note the event streams read to say how many are online.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -73,9 +74,10 @@ def hidden_from(user_id: int) -> set[int]:
     return {other for pair in pairs for other in pair if other != user_id}
 
 
-def busy_user_ids(now: datetime | None = None) -> set[int]:
-    """Players seated in a lobby match that is still going (and not long abandoned)."""
-    return in_lobby_match(now=now)
+def busy_user_ids(now: datetime | None = None, among: Iterable[int] | None = None) -> set[int]:
+    """Players (of ``among``, when given) seated in a lobby match that is still going (and
+    not long abandoned)."""
+    return in_lobby_match(among, now=now)
 
 
 class OnlinePlayers(NamedTuple):

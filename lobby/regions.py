@@ -22,10 +22,10 @@ from games.models import Match, Seat
 from games.services import TARGETS
 from lobby import completion, friends, presence
 from lobby.broadcast import REGIONS
-from lobby.models import Challenge, Seek, display_name_of
+from lobby.models import Challenge, PoolEntry, Seek, display_name_of
 from lobby.ratings.models import Rating
 from lobby.ratings.reads import display_of_many, ratings_of_many
-from lobby.services import ANSWER_SHOWN
+from lobby.services import ANSWER_SHOWN, pool
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -210,6 +210,10 @@ def seeks_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     return {"seeks": seeks, "my_seek": mine}
 
 
+def _plays_by_bot(user: Any) -> bool:
+    return bool(getattr(getattr(user, "profile", None), "plays_by_bot", False))
+
+
 def matches_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     recent = (
         Match.objects.filter(
@@ -230,6 +234,7 @@ def matches_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             {
                 "match": match,
                 "names": [seat.display_name for seat in seats],
+                "bots": [_plays_by_bot(seat.user) for seat in seats],
                 "scores": scores,
                 "target": (match.rules or {}).get("target"),
                 "mine": any(seat.user_id == user.pk for seat in seats),
@@ -238,7 +243,37 @@ def matches_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     return {"matches": matches}
 
 
+def pool_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
+    """The "Play now" tiles, or the player's place in the pool: since when, and why no one
+    has been found yet."""
+    entry = pool.waiting_entry(user)
+    if entry is None:
+        return {"pool_entry": None, "pool_me_busy": user.pk in presence.busy_user_ids(now)}
+    others = (
+        PoolEntry.objects.filter(
+            status=PoolEntry.Status.WAITING,
+            preset=entry.preset,
+            target=entry.target,
+            rated=entry.rated,
+        )
+        .exclude(user_id=user.pk)
+        .exclude(user_id__in=presence.hidden_from(user.pk))
+        .count()
+    )
+    return {
+        "pool_entry": entry,
+        "pool_rules": rules_label(entry.preset, entry.target, rated=entry.rated),
+        "pool_since": entry.joined_at.isoformat(),
+        "pool_seconds": max(0, int((now - entry.joined_at).total_seconds())),
+        "pool_others": others,
+        "pool_window": pool.window(entry.joined_at, now),
+        "pool_rating": round(entry.rating),
+        "pool_window_max": pool.WINDOW_MAX,
+    }
+
+
 BUILDERS = {
+    "pool": pool_context,
     "friends": friends_context,
     "players": players_context,
     "challenges": challenges_context,

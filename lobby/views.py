@@ -235,6 +235,28 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @lobby_action
+def join_pool(request: HtmxHttpRequest) -> HttpResponse:
+    """A "Play now" tile: its value is "preset:target"; rated and bots are the tiles' choices."""
+    preset, _sep, target = request.POST.get("tile", "").partition(":")
+    entry = lobby_services.join_pool(
+        _me(request),
+        preset,
+        target,
+        rated=request.POST.get("rated") == "on",
+        allow_bots=request.POST.get("bots") == "on",
+    )
+    if entry.match is not None:
+        return _to_match(request, entry.match)
+    return _done(request, _("You are waiting for an opponent."), "pool")
+
+
+@lobby_action
+def leave_pool(request: HtmxHttpRequest) -> HttpResponse:
+    lobby_services.leave_pool(_me(request))
+    return _done(request, _("You stopped waiting."), "pool")
+
+
+@lobby_action
 def send_challenge(request: HtmxHttpRequest) -> HttpResponse:
     other = lobby_services.player_named(request.POST.get("to", ""))
     lobby_services.challenge(

@@ -4,8 +4,9 @@ call, so that an action has the same checks, limits, presence and events whichev
 
 The adapters find what a request names with the lookups here (``challenge_for``, ``seek_for``,
 ``player_named``), call one action, and turn a ``ginsite.refusals.Refused`` into their answer.
-By what it changes: ``challenges``, ``seeks``, ``blocks``, ``follows``; what a match between
-two players needs checked and done, ``pairing``. Who is in the lobby is ``lobby.presence``.
+By what it changes: ``challenges``, ``seeks``, ``blocks``, ``follows``, ``pool`` (quick
+pairing); what a match between two players needs checked and done, ``pairing``. Who is in the
+lobby is ``lobby.presence``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .challenges import (
 )
 from .follows import follow, follows, unfollow
 from .pairing import player_named
+from .pool import join_pool, last_entry, leave_pool, pair_waiting, waiting_entry
 from .seeks import accept_seek, cancel_seek, post_seek, seek_for
 
 __all__ = [
@@ -42,9 +44,14 @@ __all__ = [
     "follow",
     "follows",
     "has_blocked",
+    "join_pool",
+    "last_entry",
+    "leave_pool",
+    "pair_waiting",
     "player_named",
     "post_seek",
     "seek_for",
     "unblock",
     "unfollow",
+    "waiting_entry",
 ]

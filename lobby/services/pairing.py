@@ -22,7 +22,7 @@ from games.services import SeatSpec, create_match, ruleset
 from ginsite.refusals import Conflict, NotAllowed, NotFound, Refused
 from lobby import event_feeds
 from lobby.broadcast import publish, send_to_match
-from lobby.models import Block, Challenge, Seek, display_name_of
+from lobby.models import Block, Challenge, PoolEntry, Seek, display_name_of
 from lobby.presence import busy_user_ids, hidden_from
 from lobby.ratings import results
 
@@ -92,11 +92,12 @@ def start_match(
     hints: bool = False,
     *,
     rated: bool = False,
+    from_pool: bool = False,
 ) -> Match:
     """In the caller's transaction (the players locked and found free): the match they agreed
-    on, ``first`` in seat 0, played for rating if ``rated``; every other open challenge and
-    seek of theirs withdrawn, the lobby told, and both players' lobby pages sent to the
-    table."""
+    on, ``first`` in seat 0, played for rating if ``rated``; every other open challenge, seek
+    and place in the pool of theirs withdrawn, the lobby told, and both players' lobby pages
+    sent to the table."""
     try:
         match = create_match(
             Match.Kind.LOBBY,
@@ -109,14 +110,23 @@ def start_match(
     if rated:
         results.mark_rated(match, preset)
     players = [first.pk, second.pk]
-    Challenge.objects.filter(status=Challenge.Status.OPEN).filter(
-        Q(challenger_id__in=players) | Q(challenged_id__in=players)
-    ).update(status=Challenge.Status.CANCELLED, answered_at=now)
-    Seek.objects.filter(status=Seek.Status.OPEN, poster_id__in=players).update(
+    cancelled = (
+        Challenge.objects.filter(status=Challenge.Status.OPEN)
+        .filter(Q(challenger_id__in=players) | Q(challenged_id__in=players))
+        .update(status=Challenge.Status.CANCELLED, answered_at=now)
+    )
+    withdrawn = Seek.objects.filter(status=Seek.Status.OPEN, poster_id__in=players).update(
         status=Seek.Status.CANCELLED
     )
-    # The new match reaches "matches" and "players" through games' announcement.
-    publish(["challenges", "seeks"])
-    event_feeds.challenges_closed_at(now)
+    # Out of the quick-pairing pool too (a pool pass marked its own two paired already).
+    PoolEntry.objects.filter(status=PoolEntry.Status.WAITING, user_id__in=players).update(
+        status=PoolEntry.Status.CANCELLED, ended_at=now
+    )
+    # The new match reaches "matches" and "players" through games' announcement. Quick
+    # pairing touched no challenge or seek itself: the lobby hears only of what was withdrawn.
+    if cancelled or withdrawn or not from_pool:
+        publish(["challenges", "seeks"])
+    if cancelled or not from_pool:
+        event_feeds.challenges_closed_at(now)
     send_to_match(players, match)
     return match

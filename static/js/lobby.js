@@ -183,8 +183,17 @@
       if (spans[i].textContent !== text) spans[i].textContent = text;
     }
   }
-  setInterval(tickExpiries, 1000);
-  document.addEventListener("htmx:oobAfterSwap", tickExpiries);
+  // How long this player has waited in the pool ("Play now") counts up the same way.
+  function tickWaited() {
+    var spans = document.querySelectorAll(".waited[data-since]");
+    for (var i = 0; i < spans.length; i++) {
+      var n = Math.max(0, Math.round((Date.now() - Date.parse(spans[i].dataset.since)) / 1000));
+      var text = n === 1 ? spans[i].dataset.one : spans[i].dataset.many.replace("{n}", n);
+      if (spans[i].textContent !== text) spans[i].textContent = text;
+    }
+  }
+  setInterval(function () { tickExpiries(); tickWaited(); }, 1000);
+  document.addEventListener("htmx:oobAfterSwap", function () { tickExpiries(); tickWaited(); });
   // A confirmation ("Challenge declined.") is news for a moment, not for the rest of the visit.
   var fadeTimer = null;
   function fadeNotice() {

@@ -268,3 +268,42 @@ def _wait_for_match(client: Client, deadline: float) -> dict[str, Any]:
             return dict(client.get(f"/matches/{found[0]['id']}"))
         assert time.monotonic() < deadline, "the bot never accepted"
         time.sleep(0.1)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(180)
+def test_ginclient_pair_joins_the_pool_and_plays_whoever_it_is_paired_with(server: str, alice, bob):
+    said: list[str] = []
+    argv = [
+        "--server",
+        server,
+        "--token",
+        token_for(bob),
+        "--bot",
+        "ginclient.bots.random_bot:choose",
+    ]
+    argv += ["--games", "1", "pair", "--preset", "classic", "--target", "250", "--rated"]
+    codes: list[int] = []
+    thread = threading.Thread(target=lambda: codes.append(main(argv, out=said.append)), daemon=True)
+    thread.start()
+    bob_client = Client(server, token_for(bob))
+    deadline = time.monotonic() + DEADLINE
+    while bob_client.get("/pool")["status"] != "waiting":
+        assert time.monotonic() < deadline, f"the bot never joined the pool: {said}"
+        time.sleep(0.1)
+    alice_client = Client(server, token_for(alice))
+    paired = alice_client.post("/pool", {"preset": "classic", "target": 250, "rated": True})
+    assert paired["status"] == "paired" and paired["opponent"]["username"] == "bob"
+    match = alice_client.get(f"/matches/{paired['match']}")
+    while match["status"] == "active":
+        try:
+            path = f"/matches/{match['id']}/resign"
+            match = alice_client.post(path, {"version": match["version"]})
+        except ApiError as refused:  # the bot moved since alice last read the match
+            assert refused.status == 409
+            match = alice_client.get(f"/matches/{match['id']}")
+    thread.join(timeout=60)
+    assert codes == [0], said
+    assert "waiting for an opponent: classic to 250, rated" in said
+    assert f"paired with alice: match {paired['match']}" in said
+    assert said[-1] == "Done: 1 matches."

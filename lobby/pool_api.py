@@ -1,0 +1,99 @@
+"""Quick pairing in the JSON API: join the pool, see your place in it, leave it.
+
+Thin, like the lobby's pages: one action of ``lobby.services.pool`` and an answer. When a
+player is paired, both hear a "paired" event on their event stream with the match to go to.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from django.http import HttpRequest
+from django.utils import timezone
+from ninja import Field, Router, Schema, Status
+
+from ginsite.apikit import ERRORS, Body, Error, Preset, Target, user_of
+from lobby import services as lobby_services
+from lobby.api_schemas import Person
+from lobby.event_feeds import person_json
+from lobby.models import PoolEntry
+from lobby.services import pool
+
+router = Router()
+
+
+class PoolIn(Body):
+    preset: Preset = "standard"
+    target: Target = 100
+    rated: bool = Field(False, description="Play for rating; false: casual.")
+    allow_bots: bool = Field(
+        False, description="May be paired with an account that plays through a bot."
+    )
+
+
+class PoolOut(Schema):
+    status: Literal["waiting", "paired", "cancelled", "none"] = Field(
+        description="`none`: you have never joined the pool."
+    )
+    preset: Preset | None = None
+    target: int | None = None
+    rated: bool = False
+    allow_bots: bool = False
+    joined_at: datetime | None = None
+    waited_seconds: int = 0
+    window: int | None = Field(
+        None,
+        description=(
+            f"While waiting: you are paired with a rating within +- this of yours (it grows "
+            f"from {pool.WINDOW_START} to {pool.WINDOW_MAX} over "
+            f"{int(pool.WIDEN_OVER.total_seconds())} seconds)."
+        ),
+    )
+    match: str | None = Field(None, description="Once paired: the match (`GET /matches/{match}`).")
+    opponent: Person | None = None
+
+
+def pool_json(entry: PoolEntry | None) -> dict[str, Any]:
+    if entry is None:
+        return {"status": "none"}
+    now = timezone.now()
+    waiting = entry.status == PoolEntry.Status.WAITING
+    return {
+        "status": entry.status,
+        "preset": entry.preset,
+        "target": entry.target,
+        "rated": entry.rated,
+        "allow_bots": entry.allow_bots,
+        "joined_at": entry.joined_at,
+        "waited_seconds": max(0, int(((entry.ended_at or now) - entry.joined_at).total_seconds())),
+        "window": pool.window(entry.joined_at, now) if waiting else None,
+        "match": entry.match.public_id if entry.match_id and entry.match else None,
+        "opponent": person_json(entry.opponent) if entry.opponent_id and entry.opponent else None,
+    }
+
+
+@router.post("/pool", response={201: PoolOut, ERRORS: Error}, tags=["pool"])
+def join(request: HttpRequest, body: PoolIn) -> Status:
+    """Wait for an opponent of a rating near yours ("Play now"). You may be paired at once
+    (`status` "paired"); else a "paired" event comes when you are. 409 when you are waiting
+    already or playing a lobby match."""
+    user = user_of(request)
+    lobby_services.join_pool(
+        user, body.preset, body.target, rated=body.rated, allow_bots=body.allow_bots
+    )
+    return Status(201, pool_json(lobby_services.last_entry(user)))
+
+
+@router.get("/pool", response={200: PoolOut, ERRORS: Error}, tags=["pool"])
+def mine(request: HttpRequest) -> dict[str, Any]:
+    """Your place in the pool, or what became of your last one."""
+    return pool_json(lobby_services.last_entry(user_of(request)))
+
+
+@router.delete("/pool", response={200: PoolOut, ERRORS: Error}, tags=["pool"])
+def leave(request: HttpRequest) -> dict[str, Any]:
+    """Stop waiting. 409 when you are not waiting (paired meanwhile: see `match`)."""
+    user = user_of(request)
+    lobby_services.leave_pool(user)
+    return pool_json(lobby_services.last_entry(user))
