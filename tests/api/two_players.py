@@ -83,7 +83,10 @@ class World:
             # An open challenge expires on its own after two minutes; nobody else moves it.
             seen[f"challenge {pk}"] = "open or expired" if status in ("open", "expired") else status
         for pk in sorted(self.alice_ids["seek_id"]):
-            seen[f"seek {pk}"] = self.alice.get(f"/seeks/{pk}")["status"]
+            status = self.alice.get(f"/seeks/{pk}")["status"]
+            # An open seek expires on its own once alice has been out of the lobby a while
+            # (a long run on a busy machine); taken or cancelled, someone moved it.
+            seen[f"seek {pk}"] = "open or expired" if status in ("open", "expired") else status
         for public_id in self.alice_matches:
             detail = self.alice.get(f"/matches/{public_id}")
             live = detail.get("live") or {}
