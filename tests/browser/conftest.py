@@ -43,6 +43,21 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+@pytest.fixture(autouse=True)
+def _server_idle_before_the_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After every browser test, once its browsers are closed (their fixtures end before this
+    one), wait until the in-process server has answered its last request and closed its last
+    socket, before the test's database is flushed: a request still running then holds row locks
+    the flush's TRUNCATE waits for, and PostgreSQL may end the flush as a deadlock (it did, under
+    load), leaving the next test a database that is not empty. The database fixture, which
+    flushes at its end, is set up before this one (as pytest-django's marker does) so that it
+    ends after it."""
+    if request.node.get_closest_marker("django_db") is not None:
+        request.getfixturevalue("_django_db_helper")
+    yield
+    wait_idle()
+
+
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
     """A page the size of a small phone screen (360 CSS pixels wide)."""
