@@ -939,6 +939,31 @@ CONFIGS = {
 }
 
 
+async def site_database(
+    stack: ExitStack, config: Config, args: argparse.Namespace, label: str, tag: str = ""
+) -> tuple[dict[str, str], Path]:
+    """The environment of a fresh, migrated site database for ``config`` (PostgreSQL, dropped
+    when ``stack`` closes, with a flushed Redis; or SQLite in a temporary directory), and that
+    directory, where the servers' logs go too."""
+    prefix = label.replace("_", "-") + "-"
+    log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=prefix)))
+    env = base_env()
+    if config.distributed:
+        name = f"{label}_{os.getpid()}_{config.name}"
+        say(f"{tag} creating database {name}, flushing Redis {args.redis}".lstrip())
+        create_database(args.postgres, name)
+        stack.callback(drop_database, args.postgres, name)
+        flush_redis(args.redis)
+        env.update(DATABASE_URL=database_url(args.postgres, name), REDIS_URL=args.redis)
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{log_dir}/db.sqlite3?{SQLITE_OPTIONS}"
+        # As the site's own SQLite settings keep them (DATABASE_URL alone would not).
+        env.setdefault("CONN_MAX_AGE", "60")
+    say(f"{tag} migrating".lstrip())
+    await run_quiet([sys.executable, "manage.py", "migrate", "-v0"], env)
+    return env, log_dir
+
+
 def base_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
@@ -972,21 +997,7 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
         "conn_max_age": os.environ.get("CONN_MAX_AGE", "0") if config.distributed else None,
     }
     with ExitStack() as stack:
-        log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-live-")))
-        env = base_env()
-        if config.distributed:
-            name = f"bench_live_{os.getpid()}_{config.name}"
-            say(f"{tag} creating database {name}, flushing Redis {args.redis}")
-            create_database(args.postgres, name)
-            stack.callback(drop_database, args.postgres, name)
-            flush_redis(args.redis)
-            env.update(DATABASE_URL=database_url(args.postgres, name), REDIS_URL=args.redis)
-        else:
-            env["DATABASE_URL"] = f"sqlite:///{log_dir}/db.sqlite3?{SQLITE_OPTIONS}"
-            # As the site's own SQLite settings keep them (DATABASE_URL alone would not).
-            env.setdefault("CONN_MAX_AGE", "60")
-        say(f"{tag} migrating")
-        await run_quiet([sys.executable, "manage.py", "migrate", "-v0"], env)
+        env, log_dir = await site_database(stack, config, args, "bench_live", tag)
 
         say(f"{tag} creating {2 * n} players with API tokens")
         begun = time.perf_counter()

@@ -16,10 +16,8 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import shutil
 import sys
-import tempfile
 import time
 from collections import Counter
 from contextlib import ExitStack
@@ -34,18 +32,13 @@ from bench.live import (
     CONFIGS,
     CONNECT_CONCURRENCY,
     HTTP_TIMEOUT,
-    SQLITE_OPTIONS,
     Http,
     Progress,
-    base_env,
-    create_database,
-    database_url,
-    drop_database,
-    flush_redis,
     limited,
     open_socket,
     run_quiet,
     say,
+    site_database,
     start_servers,
     summarize,
 )
@@ -137,22 +130,8 @@ def exactly_once(players: list[Pooled]) -> dict[str, int]:
 
 async def setup(stack: ExitStack, args: argparse.Namespace) -> dict[str, str]:
     """The environment of a fresh, migrated site database."""
-    config = CONFIGS[args.config]
-    log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-pool-")))
-    env = base_env()
-    if config.distributed:
-        name = f"bench_pool_{os.getpid()}"
-        say(f"creating database {name}, flushing Redis {args.redis}")
-        create_database(args.postgres, name)
-        stack.callback(drop_database, args.postgres, name)
-        flush_redis(args.redis)
-        env.update(DATABASE_URL=database_url(args.postgres, name), REDIS_URL=args.redis)
-    else:
-        env["DATABASE_URL"] = f"sqlite:///{log_dir}/db.sqlite3?{SQLITE_OPTIONS}"
-        env.setdefault("CONN_MAX_AGE", "60")
+    env, log_dir = await site_database(stack, CONFIGS[args.config], args, "bench_pool")
     env["BENCH_LOG_DIR"] = str(log_dir)
-    say("migrating")
-    await run_quiet([sys.executable, "manage.py", "migrate", "-v0"], env)
     return env
 
 
