@@ -13,7 +13,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
 # Set up Django (apps, models) before importing routing, which imports consumers and models.
 django.setup(set_prefix=False)
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import WebsocketDenier  # noqa: E402
 from django.conf import settings  # noqa: E402
@@ -27,6 +26,7 @@ from games.services import deal_overdue  # noqa: E402
 from ginsite.lanes import LanedASGIHandler  # noqa: E402
 from ginsite.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
 from ginsite.pushes import remember_server_loop  # noqa: E402
+from ginsite.socket_auth import AuthMiddlewareStack  # noqa: E402
 from lobby.event_socket import EventsConsumer  # noqa: E402
 from lobby.services.pool import pair_waiting  # noqa: E402
 

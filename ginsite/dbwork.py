@@ -5,16 +5,33 @@ by default, so the deliveries, heartbeats, sign-ins and presence of every socket
 process queued behind each other (and behind every sync view). Socket work touches no
 request-bound state, so it runs on the event loop's thread pool instead, each call with
 Django's connection handling around it (a pooled connection under PostgreSQL).
+
+The connections are closed inside the call itself: since asgiref 3.12 the function runs in a
+context of its own (``context.run``) while Channels closes "old connections" outside it, in
+the worker thread's bare context, where it never sees the connection the call opened. Each
+such connection stayed checked out of the pool for good (tests/distributed/
+test_pooled_connections.py).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
 
 
 def in_thread(fn: Callable[..., Any]) -> Any:
-    """``fn`` as an awaitable that runs in a pool thread."""
-    return database_sync_to_async(fn, thread_sensitive=False)
+    """``fn`` as an awaitable that runs in a pool thread and gives back its connections."""
+
+    @functools.wraps(fn)
+    def closing(*args: Any, **kwargs: Any) -> Any:
+        close_old_connections()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return sync_to_async(closing, thread_sensitive=False)

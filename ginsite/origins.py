@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from channels.auth import AuthMiddlewareStack
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http.request import is_same_domain, split_domain_port, validate_host
 
+from ginsite.socket_auth import AuthMiddlewareStack
 from ginsite.sockets import header
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
