@@ -121,7 +121,8 @@ class Names:
 
     def of(self, value: str) -> str:
         for text, name in self.text.items():
-            value = re.sub(rf"\b{re.escape(text)}\b", name, value)
+            # Not \b: a public id may begin or end with "-", where \b finds no boundary.
+            value = re.sub(rf"(?<!\w){re.escape(text)}(?!\w)", name, value)
         return value
 
 

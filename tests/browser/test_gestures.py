@@ -125,6 +125,7 @@ def drag(
     if not touch:
         page.mouse.move(x0, y0)
         page.mouse.down()
+        page.wait_for_selector("#hand .sortable-chosen")
         for x, y in steps:
             page.mouse.move(x, y)
         over()
