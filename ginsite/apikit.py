@@ -34,6 +34,8 @@ def _whole(value: Any) -> Any:
 WholeNumber = Annotated[int, BeforeValidator(_whole)]
 Preset = Literal["standard", "classic", "simple"]
 Target = Annotated[Literal[50, 100, 150, 250], BeforeValidator(_whole)]
+# A correspondence match's days per move (games.correspondence.DAYS_CHOICES); null: live.
+DaysPerMove = Annotated[Literal[1, 3, 7], BeforeValidator(_whole)]
 
 CODES_BY_STATUS = {
     400: "malformed",

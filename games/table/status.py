@@ -87,10 +87,14 @@ def closed_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str] |
             "detail": _("%(winner)s won it.") % {"winner": winner} if winner else "",
         }
     if status == Match.Status.TIMED_OUT:
+        detail = (
+            _("%(winner)s claimed the win: the player to move let their time to move run out.")
+            if ctx["match"].days_per_move
+            else _("%(winner)s claimed the win while the player to move was away.")
+        )
         return {
             "headline": _("This match was won on time."),
-            "detail": _("%(winner)s claimed the win while the player to move was away.")
-            % {"winner": view_winner_name(ctx)},
+            "detail": detail % {"winner": view_winner_name(ctx)},
         }
     if status == Match.Status.RESTARTED:
         return {
