@@ -56,7 +56,15 @@ def on_challenge_saved(sender: Any, instance: Challenge, created: bool, **kwargs
                 if followed
                 else _("%(name)s challenges you") % name
             ),
-            body=_("%(rules)s to %(target)s points: accept or decline it in the lobby.") % rules,
+            body=(
+                _(
+                    "%(rules)s to %(target)s points, %(per_move)s: accept or decline it in the "
+                    "lobby."
+                )
+                % {**rules, "per_move": correspondence.days_label(instance.days_per_move)}
+                if instance.days_per_move
+                else _("%(rules)s to %(target)s points: accept or decline it in the lobby.") % rules
+            ),
             url=reverse("lobby:lobby"),
             tag=f"challenge-{instance.pk}",
             ttl=max(seconds, 0),

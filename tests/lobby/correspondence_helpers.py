@@ -1,14 +1,11 @@
-"""Correspondence matches for the tests: a frozen clock the test moves on by hand, and a
-correspondence match made through the lobby's door and dealt."""
+"""Correspondence matches for the tests: a frozen clock the test moves on by hand (the
+``clock`` fixture, in conftest), and a correspondence match made through the lobby's door and
+dealt."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
-
-import pytest
-from django.utils import timezone
 
 from games.models import Match
 from games.state_cache import load_state
@@ -27,13 +24,6 @@ class Clock:
     def advance(self, **delta: float) -> datetime:
         self.now += timedelta(**delta)
         return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
-    frozen = Clock(timezone.now())
-    monkeypatch.setattr(timezone, "now", lambda: frozen.now)
-    yield frozen
 
 
 def correspondence_match(one: Any, two: Any, days: int = 1, *, rated: bool = False) -> Match:

@@ -17,7 +17,7 @@ from lobby.ratings.models import RatedMatch
 from lobby.ratings.reads import ratings_of
 from tests.api.conftest import API
 
-from .correspondence_helpers import Clock, clock, correspondence_match, to_act  # noqa: F401
+from .correspondence_helpers import Clock, correspondence_match, to_act
 from .rating_helpers import play
 
 if TYPE_CHECKING:

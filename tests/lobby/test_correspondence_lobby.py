@@ -19,7 +19,7 @@ from lobby.models import Challenge, PoolEntry, Presence, Seek
 from tests.api.conftest import API
 from tests.games.live_helpers import lobby_match
 
-from .correspondence_helpers import Clock, clock  # noqa: F401
+from .correspondence_helpers import Clock
 from .lobby_helpers import HTMX, online
 
 if TYPE_CHECKING:
