@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import events, outbox
-from games.engine import PRESETS, Ruleset
+from games.engine import PRESETS, MatchState, Ruleset
 from games.models import Match, Seat
 from games.presence import in_lobby_match
 from games.state_cache import first_state
@@ -116,12 +116,7 @@ def create_match(
             **({"seed": seed} if seed is not None else {}),
             **({"fair": fair} if fair is not None else {}),
         )
-        # Who acts first, from the deal itself: nothing is cached before the match is used.
-        first = first_state(match)
-        if first.phase == "shuffling":
-            match.deal_due = timezone.now() + SEED_WAIT
-        elif first.to_act is not None:
-            match.turn_began_at = timezone.now()
+        first = _first_turn(match)
         match.save(force_insert=True)
         for number, spec in enumerate(seats):
             Seat.objects.create(
@@ -135,6 +130,17 @@ def create_match(
             )
         outbox.announce(match, events.STARTED, first.to_act)
     return match
+
+
+def _first_turn(match: Match) -> MatchState:
+    """Who acts first, from the deal itself (nothing is cached before the match is used): the
+    hand waits for the players' seeds until ``deal_due``, or someone's turn begins now."""
+    first = first_state(match)
+    if first.phase == "shuffling":
+        match.deal_due = timezone.now() + SEED_WAIT
+    elif first.to_act is not None:
+        match.turn_began_at = timezone.now()
+    return first
 
 
 def running_bea_match(user: AbstractBaseUser) -> Match | None:

@@ -156,12 +156,12 @@ def _add_talk(ctx: dict[str, Any], view: dict[str, Any], seat: int, spectator: b
     ctx["waiting"] = bool(ctx["live"] and any(ctx["live"].get("open") or ()))
     ctx["incoming"] = None if spectator else incoming_offer(view)
     ctx["after_match"] = not spectator and match_over(view)
+    ctx["clock"] = _clock(ctx["live"], view, names, seat)
     ctx["status"] = status_line(view, ctx)
     ctx["last_moves"] = (
         last_move_line(view, names) if spectator else opponent_moves(view, ctx["opponent"])
     )
     ctx["presence"] = _presence(ctx["live"], names, seat, spectator)
-    ctx["clock"] = _clock(ctx["live"], view, names, seat)
     ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]
     ctx["shuffle"] = _shuffle(view, names, seat, named_both=spectator or ctx["local"])
 

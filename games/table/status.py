@@ -16,6 +16,12 @@ def status_line(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
     """Whose turn and the phase, in words: a headline and one line of detail. An offer waiting
     for this reader's answer is named there too, with where to answer it (just below)."""
     status = plain_status(view, ctx)
+    clock = ctx.get("clock") or {}
+    if clock.get("days"):
+        # Correspondence: the days left, in the first line a phone shows (the table's clock
+        # below says until when).
+        days = _("Correspondence: %(left)s.") % {"left": clock["left"]}
+        status = {**status, "detail": " ".join(p for p in (status["detail"], days) if p)}
     offer = ctx["incoming"]
     if offer is None:
         return status

@@ -101,6 +101,9 @@ def test_the_table_shows_the_days_not_a_live_clock(clock: Clock, alice: User, bo
     assert "alice: not at the table" in theirs and ": away" not in theirs
     mine = _client(alice).get(f"/games/{match.public_id}/").content.decode()
     assert "Your move: 2 days 5 hours left, until" in mine
+    # The status line, the first thing a phone shows, says it too.
+    status = mine[mine.index('id="status"') :]
+    assert "Correspondence: 2 days 5 hours left." in status[: status.index("</section>")]
     assert "3 days per move" in mine
     assert "move clock" not in mine and 'class="countdown"' not in mine
     bob.profile.language = "de"
@@ -108,6 +111,7 @@ def test_the_table_shows_the_days_not_a_live_clock(clock: Clock, alice: User, bo
     german = _client(bob).get(f"/games/{match.public_id}/", HTTP_ACCEPT_LANGUAGE="de")
     text = german.content.decode()
     assert "alice muss ziehen bis" in text and "(2 Tage 5 Stunden übrig)" in text
+    assert "Fernpartie: 2 Tage 5 Stunden übrig." in text
 
 
 def test_a_correspondence_win_on_time_is_rated(clock: Clock, alice: User, bob: User) -> None:
