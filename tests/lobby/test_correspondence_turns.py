@@ -4,6 +4,7 @@ in words, least time left first."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pytest
@@ -11,6 +12,7 @@ from django.test import Client
 
 from games import services
 from lobby import tokens
+from lobby.ratings.models import RatedMatch
 from lobby.regions import render_regions
 from tests.api.conftest import API
 
@@ -120,3 +122,31 @@ def test_the_lobby_lists_my_turns_and_pushes_the_list_when_it_changes(
     again = render_regions(alice, ["turns"])
     assert "carol" not in again.split('id="lobby-turns"')[1].split("</section>")[0]
     assert "2 correspondence matches are waiting for your opponents." in again
+
+
+def test_the_event_stream_tells_an_app_its_turn_began_and_until_when(
+    clock: Clock, alice: User, bob: User
+) -> None:
+    match = correspondence_match(bob, alice, days=3)
+    headers = {"Authorization": f"Bearer {tokens.create(alice, 'app')[1]}"}
+    since = Client().get(f"{API}/events", headers=headers).json()["hello"]["last_seq"]
+    services.submit(match, 0, {"type": "pass"}, match.version)  # alice's turn begins
+    events = Client().get(f"{API}/events?since={since}", headers=headers).json()["events"]
+    [event] = [e for e in events if e["type"] == "match"]
+    view = event["data"]["view"]
+    assert view["to_act"] == event["data"]["seat"] == 1
+    assert view["live"]["days_per_move"] == 3
+    assert view["live"]["move_deadline"] == (clock.now + timedelta(days=3)).isoformat().replace(
+        "+00:00", "Z"
+    )
+    assert view["live"]["claimable"] is False
+
+
+def test_a_rematch_keeps_the_days_and_the_rating_choice(alice: User, bob: User) -> None:
+    match = correspondence_match(alice, bob, days=7, rated=True)
+    services.resign(match, 1, match.version)
+    offer = services.make_offer(match, 1, "rematch", match.version)
+    match.refresh_from_db()
+    rematch = services.answer_offer(match, 0, offer.pk, "accept", match.version)
+    assert rematch is not None and rematch.days_per_move == 7
+    assert RatedMatch.objects.filter(match=rematch).exists()
