@@ -198,3 +198,20 @@ def test_quick_pairing_pairs_only_the_same_days_per_move(
         lobby_services.join_pool(bob, "standard", 100)  # live: he is in one
     answer = Client().get(API + "/pool", headers=_api(alice)).json()
     assert (answer["status"], answer["days_per_move"]) == ("paired", 3)
+
+
+def test_a_players_page_challenges_them_by_correspondence_while_they_are_away(
+    alice: User, bob: User
+) -> None:
+    client = _page(alice)
+    page = client.get(reverse("lobby:player", args=["bob"])).content.decode()
+    assert '<select name="days"' in page and '<option value="3">3 days per move</option>' in page
+    answer = client.post(
+        reverse("lobby:challenge"),
+        {"to": "bob", "preset": "simple", "target": "50", "days": "3"},
+        follow=True,
+    )
+    assert answer.status_code == 200
+    assert "Challenge sent to bob." in answer.content.decode()
+    made = Challenge.objects.get()
+    assert (made.preset, made.target, made.days_per_move) == ("simple", 50, 3)
