@@ -107,17 +107,22 @@ REMIND_EVERY_SECONDS = 60
 REMIND_LOCK = "lobby:correspondence-reminders"
 
 
+_TURN_REASONS = (events.STARTED, events.MOVED, events.HAND_ENDED, events.ENDED)
+
+
 def on_turn(sender: Any, change: MatchChanged, match: Match | None = None, **kwargs: Any) -> None:
     """A change of a correspondence match that began a player's turn (the opponent moved, or
     the hand was dealt): that player hears of it, once; their "your turn" lists too."""
-    if change.kind != Match.Kind.LOBBY or change.reason == events.SEATED:
+    if change.kind != Match.Kind.LOBBY or change.reason not in _TURN_REASONS:
         return
     if match is None:
         match = Match.objects.filter(pk=change.match_id).first()
     if match is None or not match.days_per_move or match.version != change.version:
         return  # not correspondence; or a later change has happened (it tells its own)
+    # Only a move begins a turn (a start deals no turn yet: the hand waits for the seeds).
     began = (
-        change.to_act is not None
+        change.reason in (events.MOVED, events.HAND_ENDED)
+        and change.to_act is not None
         and match.turn_began_at is not None
         and match.turn_began_at == match.moved_at
     )
