@@ -198,6 +198,9 @@ def _counter_context(item: Challenge, online: set[int], now: datetime) -> dict[s
         ),
         "open": is_open,
         "seconds_left": max(0, int((counter.expires_at - now).total_seconds())),
+        "expires_in": correspondence.time_left_words(counter.expires_at - now)
+        if counter.days_per_move
+        else "",
         "expires": counter.expires_at.isoformat(),
     }
 

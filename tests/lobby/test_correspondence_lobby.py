@@ -215,3 +215,20 @@ def test_a_players_page_challenges_them_by_correspondence_while_they_are_away(
     assert "Challenge sent to bob." in answer.content.decode()
     made = Challenge.objects.get()
     assert (made.preset, made.target, made.days_per_move) == ("simple", 50, 3)
+
+
+def test_a_counter_proposal_keeps_the_days_and_waits_for_an_answer(
+    clock: Clock, alice: User, bob: User
+) -> None:
+    online(alice)
+    made = lobby_services.challenge(alice, bob, "standard", 100, days_per_move=7)
+    counter = lobby_services.decline_challenge(
+        made, bob, "rules", lobby_services.Proposal("classic", None)
+    )
+    assert counter is not None and counter.days_per_move == 7
+    Presence.objects.filter(user=bob).delete()  # bob goes; his proposal stays open
+    page = _page(alice).get(reverse("lobby:lobby")).content.decode()
+    assert "bob</strong> would play: Classic to 100, 7 days per move." in page
+    assert "Open for an answer: 3 days left." in page
+    match = lobby_services.accept_counter(made, alice)
+    assert (match.days_per_move, match.rules["name"]) == (7, "classic")
