@@ -14,13 +14,15 @@ from typing import Annotated, Any, Literal
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
-from games import access, history, lookups, presence, replays, services, starts
+from games import access, correspondence, history, lookups, presence, replays, services, starts
 from games.engine import legal_actions
 from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
 from games.state_cache import load_state
 from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, WholeNumber, user_of
 from ginsite.refusals import Refused
+
+from .api_replays import ReplayOut
 
 router = Router()
 
@@ -107,6 +109,9 @@ class MatchSummary(Schema):
     your_turn: bool
     winner_seat: int | None
     rules: dict[str, Any]
+    days_per_move: int | None = Field(
+        description="A correspondence match: days per move (see `GET /me/your-turn`); null: live."
+    )
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
@@ -160,6 +165,23 @@ class HistoryRow(Schema):
     url: str = Field(description="The table's page (read-only once the match is over).")
 
 
+class TurnRow(Schema):
+    id: str = Field(description="The match (`GET /matches/{id}`).")
+    seat: int
+    opponent: str = Field(description="The opponent's display name.")
+    opponent_username: str | None
+    rules: Literal["standard", "classic", "simple"]
+    target: int
+    days_per_move: Literal[1, 3, 7]
+    scores: list[int]
+    deadline: datetime | None = Field(
+        description="Until when you may move; after it your opponent may claim the win."
+    )
+    seconds_left: int | None = Field(description="Until the deadline, as of this answer.")
+    time_left: str = Field(description='The time left in words ("2 days 5 hours left").')
+    version: int = Field(description="The match's version, to move on.")
+
+
 class HistoryPage(Schema):
     count: int = Field(description="All your matches (every page).")
     page: int
@@ -172,66 +194,6 @@ class HistoryPage(Schema):
 class HistoryQuery(Schema):
     page: int = Field(1, ge=1, le=1_000_000)
     per_page: int = Field(history.PAGE_SIZE, ge=1, le=100)
-
-
-class ReplayPlayer(Schema):
-    seat: int
-    name: str
-
-
-class ReplayNote(Schema):
-    code: Literal[
-        "knock_passed", "gin_passed", "pile_gin", "fed_meld", "likely_knock", "undercut"
-    ] = Field(description="What the note is about; its other fields are its numbers and cards.")
-    text: str = Field(description="The note in words, beside its move (the mover is its subject).")
-
-    model_config = {"extra": "allow"}
-
-
-class ReplayMove(Schema):
-    index: int = Field(description="0 is the deal; n the position after the hand's n-th action.")
-    seat: int | None = Field(description="Who moved; null for the deal.")
-    action: dict[str, Any] | None = Field(
-        description="The action as the log holds it (`type`, `card`, `source`); null for the deal."
-    )
-    text: str
-    hands: list[list[str]] = Field(description="Both seats' cards after this move, face up.")
-    deadwood: list[int] = Field(description="Each seat's deadwood at its best arrangement.")
-    discard_pile: list[str] = Field(description="Bottom first; the top is last.")
-    stock_count: int
-    notes: list[ReplayNote] = Field(description="Bea's notes on this move, from the mover's side.")
-
-
-class ShuffleCut(Schema):
-    seat: int
-    seed: str = Field(description="The seed the seat sent with its first move of the hand.")
-    move: int = Field(description="The replay position whose action carried it (`moves[i].index`).")
-
-
-class RevealedShuffle(Schema):
-    scheme: Literal["sha256-seeded-deal-2", "sha256-fisher-yates-1"]
-    hand_number: int
-    commitment: str = Field(description="SHA-256 of `server_seed`, shown before the seeds.")
-    server_seed: str = Field(description="Revealed now that the hand is over.")
-    seeds: list[str] | None = Field(None, description='Each seat\'s seed; "" for none.')
-    cuts: list[ShuffleCut] | None = Field(
-        None, description="Older matches (`sha256-fisher-yates-1`): the players' cuts, in order."
-    )
-
-
-class ReplayOut(Schema):
-    match: str
-    hand_number: int
-    players: list[ReplayPlayer]
-    dealer: int
-    moves: list[ReplayMove]
-    result: dict[str, Any] = Field(description="The hand's end, as `last_hand` in the view.")
-    scores: list[int] = Field(description="The match's scores once this hand was scored.")
-    url: str = Field(description="The replay's page.")
-    shuffle: RevealedShuffle | None = Field(
-        description="The provably fair shuffle revealed (docs/fairness.md); null for a hand "
-        "that was not dealt by it."
-    )
 
 
 # --- Helpers ------------------------------------------------------------------------------------
@@ -297,6 +259,7 @@ def _summary(match: Match, seat: int | None) -> dict[str, Any]:
         "your_turn": your_turn,
         "winner_seat": match.winner_seat,
         "rules": match.rules,
+        "days_per_move": match.days_per_move,
         "created_at": match.created_at,
         "updated_at": match.updated_at,
         "finished_at": match.finished_at,
@@ -363,6 +326,13 @@ def my_match_history(request: HttpRequest, query: Query[HistoryQuery]) -> dict[s
         "previous": page.previous_page_number() if page.has_previous() else None,
         "results": [row.as_json() for row in rows],
     }
+
+
+@router.get("/me/your-turn", response={200: list[TurnRow], ERRORS: Error}, tags=["matches"])
+def your_turn(request: HttpRequest) -> list[dict[str, Any]]:
+    """Your correspondence matches where it is your move, least time left first (in your
+    language: `Accept-Language` or your profile's). Between hands nobody is on the move."""
+    return [turn.as_json() for turn in correspondence.your_turn(user_of(request))]
 
 
 @router.get("/lobby/matches", response={200: list[MatchSummary], ERRORS: Error}, tags=["matches"])

@@ -44,6 +44,9 @@ def live_state(match: Match, seat: int | None) -> dict[str, Any] | None:
         "connected": [is_connected(seats[n], now) for n in (0, 1)],
         # The move clock: until when the player to move may take their time (null: no clock).
         "move_deadline": api_time(deadline) if deadline is not None else None,
+        # A correspondence match: days per move (the deadline counts from the turn's start);
+        # null: a live match.
+        "days_per_move": match.days_per_move,
         "next": follow.public_id if follow is not None else None,
         "offer": None,
         "answered": None,

@@ -95,6 +95,12 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # When the last action was made: the player to move has been on the move since then.
     moved_at = models.DateTimeField(null=True, blank=True)
+    # A correspondence match (lobby only): the player to move has this many days from the
+    # start of their turn (``games.correspondence``). Null: a live match, with the move clock.
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    # When the seat to move now came to be on the move (a draw then a discard is one turn);
+    # null while nobody is (between hands, before the deal). Correspondence counts from it.
+    turn_began_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-updated_at"]
@@ -104,6 +110,12 @@ class Match(models.Model):
                 fields=["deal_due"],
                 condition=models.Q(deal_due__isnull=False),
                 name="matches_awaiting_seeds",
+            ),
+            # The reminders' sweep and the "your turn" lists read running correspondence.
+            models.Index(
+                fields=["days_per_move", "turn_began_at"],
+                condition=models.Q(days_per_move__isnull=False, status="active"),
+                name="correspondence_turns",
             ),
         ]
 

@@ -1,5 +1,7 @@
 """The move clock of a lobby match, and when a player may claim the win: the player to move
-let their clock run out, or has been away too long (``games.presence``)."""
+let their clock run out, or has been away too long (``games.presence``). A correspondence
+match has days per move instead (``games.correspondence``), and no away-claim: being away is
+normal there."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from . import correspondence
 from .models import Match
 from .presence import away_seconds, is_live
 from .state_cache import load_state
@@ -23,12 +26,15 @@ def move_deadline(match: Match) -> datetime | None:
     """Until when the player to move may take their time (lobby matches only), or None."""
     if match.kind != Match.Kind.LOBBY or not match.is_active:
         return None
+    if match.days_per_move:
+        return correspondence.deadline(match)
     return (match.moved_at or match.created_at) + timedelta(seconds=MOVE_LIMIT_SECONDS)
 
 
 def claimable(match: Match, seat: int, now: datetime | None = None) -> bool:
     """May ``seat`` claim the win? Only in a live match in progress whose player to move,
-    the other seat, has been away longer than CLAIM_AFTER_SECONDS."""
+    the other seat, let their clock run out or has been away longer than
+    CLAIM_AFTER_SECONDS; in a correspondence match only once their days ran out."""
     if not match.is_active or not is_live(match):
         return False
     # Friends at a private table wait for each other: the seed promises that a player can
@@ -41,5 +47,7 @@ def claimable(match: Match, seat: int, now: datetime | None = None) -> bool:
     deadline = move_deadline(match)
     if deadline is not None and now > deadline:
         return True  # here or not, they let their clock run out
+    if match.days_per_move:
+        return False  # correspondence: away is normal, only the days count
     other = next(s for s in match.seats.all() if s.number == 1 - seat)
     return away_seconds(match, other, now) > CLAIM_AFTER_SECONDS

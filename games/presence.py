@@ -49,13 +49,15 @@ def is_live(match: Match) -> bool:
 
 
 def in_lobby_match(user_ids: Iterable[int] | None = None, now: datetime | None = None) -> set[int]:
-    """Which of these players (all, when None) are seated in a lobby match that is still
-    going and not long abandoned. A player plays one lobby match at a time."""
+    """Which of these players (all, when None) are seated in a live lobby match that is
+    still going and not long abandoned. A player plays one live lobby match at a time, and
+    any number of correspondence matches beside it (``games.correspondence``)."""
     since = (now or timezone.now()) - LOBBY_MATCH_IDLE
     seats = Seat.objects.filter(
         kind=Seat.Kind.PLAYER,
         user__isnull=False,
         match__kind=Match.Kind.LOBBY,
+        match__days_per_move__isnull=True,
         match__status=Match.Status.ACTIVE,
         match__updated_at__gt=since,
     )

@@ -18,7 +18,17 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import access, budgets, guests, howto, presence, readers, replays, services
+from games import (
+    access,
+    budgets,
+    correspondence,
+    guests,
+    howto,
+    presence,
+    readers,
+    replays,
+    services,
+)
 from games.forms import MoveForm, NewMatchForm
 from games.labels import PRESET_NAMES
 from games.models import Match
@@ -59,14 +69,20 @@ def _get_match_for_player(request: HtmxHttpRequest, public_id: str) -> tuple[Mat
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
     running = None
+    turns: dict[str, Any] = {}
     if request.user.is_authenticated:
         match = services.running_bea_match(request.user)
+        # Correspondence matches waiting for this player's move.
+        found = correspondence.your_turn(request.user)
+        waiting = correspondence.waiting_count(request.user) - len(found)
+        turns = {"turns": found, "turns_waiting": waiting, "turns_shown": bool(found or waiting)}
     else:
         # A visitor without an account may have a match against Bea in this browser.
         match = guests.running_match(access.guest_key(request))
     if match is not None:
         running = _summary(match, request)
-    return render(request, "home.html", {"form": NewMatchForm(), "running": running})
+    context = {"form": NewMatchForm(), "running": running, **turns}
+    return render(request, "home.html", context)
 
 
 @require_GET

@@ -10,6 +10,8 @@
     python -m ginclient ... replay MATCH_ID --hand 2  (a finished hand, move by move)
     python -m ginclient ... verify MATCH_ID   (check each finished hand's shuffle, docs/fairness.md)
     python -m ginclient ... pair --preset standard --target 100 --rated  (quick pairing)
+    python -m ginclient ... challenge bob --days 3   (correspondence: 3 days per move)
+    python -m ginclient ... turns             (correspondence matches waiting for your move)
     python -m ginclient ... --bot ginclient/bots/random_bot.py:choose --seek --games 3
     python -m ginclient ... --bot ginclient/bots/random_bot.py:choose pair --games 3
 
@@ -45,11 +47,18 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--target", type=int, default=100)
     parser.add_argument("--rated", action="store_true", help="challenge, seek or pair: rated")
+    parser.add_argument(
+        "--days",
+        type=int,
+        choices=(1, 3, 7),
+        help="challenge, seek or pair: a correspondence match, this many days per move",
+    )
     # Also after the command ("challenge bob --target 50").
     rules = argparse.ArgumentParser(add_help=False)
     rules.add_argument("--preset", default=argparse.SUPPRESS)
     rules.add_argument("--target", type=int, default=argparse.SUPPRESS)
     rules.add_argument("--rated", action="store_true", default=argparse.SUPPRESS)
+    rules.add_argument("--days", type=int, choices=(1, 3, 7), default=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("me", help="who you are, and your statistics")
     commands.add_parser("online", help="who is in the lobby")
@@ -83,6 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("seek", help="post a seek", parents=[rules])
     take = commands.add_parser("take", help="accept a seek")
     take.add_argument("id", type=int)
+    commands.add_parser("turns", help="correspondence matches waiting for your move")
     matches = commands.add_parser("matches", help="your matches")
     matches.add_argument("--all", action="store_true", help="finished ones too")
     play = commands.add_parser("play", help="play (or watch) a match here")
@@ -115,8 +125,8 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
             return _run_bot(client, args, out)
         if not args.command:
             out(
-                "Say what to do: me, online, challenges, challenge, accept, matches, play, bea, "
-                "pair, replay, verify..."
+                "Say what to do: me, online, challenges, challenge, accept, matches, turns, "
+                "play, bea, pair, replay, verify..."
             )
             return 2
         return COMMANDS[args.command](client, args, out)
@@ -182,6 +192,7 @@ def _challenge_line(c: dict[str, Any]) -> str:
     reason = f" ({c['reason']})" if c.get("reason") else ""
     line = (
         f"#{c['id']} {arrow} {other['display_name']}: {c['preset']} to {c['target']}, "
+        + (f"{c['days_per_move']} days per move, " if c.get("days_per_move") else "")
         + ("rated, " if c.get("rated") else "")
         + f"{c['status']}{reason}"
         + (f", match {c['match']}" if c.get("match") else "")
@@ -207,7 +218,13 @@ def _challenges(client: Client, args: argparse.Namespace, out: Out) -> int:
 def _challenge(client: Client, args: argparse.Namespace, out: Out) -> int:
     made = client.post(
         "/challenges",
-        {"to": args.username, "preset": args.preset, "target": args.target, "rated": args.rated},
+        {
+            "to": args.username,
+            "preset": args.preset,
+            "target": args.target,
+            "rated": args.rated,
+            "days_per_move": args.days,
+        },
     )
     out(f"Sent: {_challenge_line(made)}")
     return 0
@@ -251,17 +268,25 @@ def _seeks(client: Client, args: argparse.Namespace, out: Out) -> int:
     seeks = client.get("/seeks")
     for s in seeks:
         mine = " (yours)" if s["mine"] else ""
-        out(f"#{s['id']} {s['poster']['display_name']}: {s['preset']} to {s['target']}{mine}")
+        days = f", {s['days_per_move']} days per move" if s.get("days_per_move") else ""
+        rules = f"{s['preset']} to {s['target']}{days}"
+        out(f"#{s['id']} {s['poster']['display_name']}: {rules}{mine}")
     if not seeks:
         out("No open seeks.")
     return 0
 
 
 def _seek(client: Client, args: argparse.Namespace, out: Out) -> int:
-    body = {"preset": args.preset, "target": args.target, "rated": args.rated}
+    body = {
+        "preset": args.preset,
+        "target": args.target,
+        "rated": args.rated,
+        "days_per_move": args.days,
+    }
     seek = client.post("/seeks", body)
     rated = ", rated" if seek.get("rated") else ""
-    out(f"Seek #{seek['id']} posted: {seek['preset']} to {seek['target']}{rated}.")
+    days = f", {seek['days_per_move']} days per move" if seek.get("days_per_move") else ""
+    out(f"Seek #{seek['id']} posted: {seek['preset']} to {seek['target']}{days}{rated}.")
     return 0
 
 
@@ -281,6 +306,17 @@ def _matches(client: Client, args: argparse.Namespace, out: Out) -> int:
         out(f"{m['id']}  {m['kind']:6} vs {versus:16} {m['status']:9} {m['scores']}{turn}")
     if not found:
         out("No matches." if args.all else "No matches in progress (--all for finished ones).")
+    return 0
+
+
+def _turns(client: Client, args: argparse.Namespace, out: Out) -> int:
+    """Correspondence matches waiting for your move, least time left first."""
+    found = client.get("/me/your-turn")
+    for t in found:
+        rules = f"{t['rules']} to {t['target']}, {t['days_per_move']} days per move"
+        out(f"{t['id']}  vs {t['opponent']:16} {rules}: {t['time_left']}")
+    if not found:
+        out("No correspondence match is waiting for your move.")
     return 0
 
 
@@ -305,6 +341,7 @@ def _pair(client: Client, args: argparse.Namespace, out: Out) -> int:
         "target": args.target,
         "rated": args.rated,
         "allow_bots": args.allow_bots,
+        "days_per_move": args.days,
     }
     return play_match(client, join_pool(client, events, out, body), out, input)
 
@@ -415,6 +452,7 @@ COMMANDS: dict[str, Callable[[Client, argparse.Namespace, Out], int]] = {
     "cancel": _cancel,
     "seeks": _seeks,
     "seek": _seek,
+    "turns": _turns,
     "take": _take,
     "matches": _matches,
     "play": _play,

@@ -35,6 +35,17 @@ WholeNumber = Annotated[int, BeforeValidator(_whole)]
 Preset = Literal["standard", "classic", "simple"]
 Target = Annotated[Literal[50, 100, 150, 250], BeforeValidator(_whole)]
 
+
+def _days(value: Any) -> Any:
+    """true equals 1 to Python, and would pass for a day: JSON's true is no number."""
+    if isinstance(value, bool):
+        raise ValueError("Days per move must be 1, 3 or 7 (or null, for a live match).")
+    return _whole(value)
+
+
+# A correspondence match's days per move (games.correspondence.DAYS_CHOICES); null: live.
+DaysPerMove = Annotated[Literal[1, 3, 7], BeforeValidator(_days)]
+
 CODES_BY_STATUS = {
     400: "malformed",
     401: "unauthorized",

@@ -28,6 +28,7 @@ from ginsite.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: 
 from ginsite.pushes import remember_server_loop  # noqa: E402
 from ginsite.socket_auth import AuthMiddlewareStack  # noqa: E402
 from lobby.event_socket import EventsConsumer  # noqa: E402
+from lobby.notifications import remind_due  # noqa: E402
 from lobby.services.pool import pair_waiting  # noqa: E402
 
 # What daphne answers before Django (a form body it cannot parse, headers over its limit) is
@@ -66,12 +67,16 @@ async def application(scope: Any, receive: Any, send: Any) -> Any:
 
 # Every server process delivers what a process that died after its commit never announced,
 # plays Bea's turns that a process died holding, and deals the hands whose wait for the
-# players' seeds is over (docs/fairness.md), and pairs the quick-pairing pool.
+# players' seeds is over (docs/fairness.md), pairs the quick-pairing pool, and reminds
+# correspondence players whose time to move is nearly over.
 if settings.OUTBOX_SWEEP:
     sweeper.jobs.append(Resumer())
     sweeper.jobs.append(deal_overdue)
     # Quick pairing: players whose rating windows have widened since they joined.
     sweeper.jobs.append(pair_waiting)
+    # Correspondence: remind the player to move when little of their time is left (at most
+    # once a minute across workers, once per turn).
+    sweeper.jobs.append(remind_due)
     sweeper.start()
 
 # A server process lives long, and what its imports built (143,000 objects) lives as long: the

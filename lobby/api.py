@@ -60,6 +60,7 @@ def _seek_json(seek: Seek, user: Any) -> dict[str, Any]:
         "preset": seek.preset,
         "target": seek.target,
         "rated": seek.rated,
+        "days_per_move": seek.days_per_move,
         "status": seek.status,
         "created_at": seek.created_at,
         "mine": seek.poster_id == user.pk,
@@ -141,11 +142,19 @@ def list_challenges(request: HttpRequest) -> dict[str, Any]:
 
 @router.post("/challenges", response={201: ChallengeOut, ERRORS: Error}, tags=["challenges"])
 def create_challenge(request: HttpRequest, body: ChallengeIn) -> Status:
-    """Challenge a player who is in the lobby. It expires after two minutes unanswered."""
+    """Challenge a player who is in the lobby. It expires after two minutes unanswered. With
+    `days_per_move`, a correspondence challenge: the player need not be online, and it
+    waits three days for an answer."""
     user = user_of(request)
     other = lobby_services.player_named(body.to)
     made = lobby_services.challenge(
-        user, other, body.preset, body.target, body.hints, rated=body.rated
+        user,
+        other,
+        body.preset,
+        body.target,
+        body.hints,
+        rated=body.rated,
+        days_per_move=body.days_per_move,
     )
     return Status(201, _challenge_json(user, made.pk))
 
@@ -243,7 +252,9 @@ def list_seeks(request: HttpRequest) -> list[dict[str, Any]]:
 def post_seek(request: HttpRequest, body: SeekIn) -> Status:
     """Offer a match to anyone in the lobby; the first to accept plays you. One at a time."""
     user = user_of(request)
-    seek = lobby_services.post_seek(user, body.preset, body.target, rated=body.rated)
+    seek = lobby_services.post_seek(
+        user, body.preset, body.target, rated=body.rated, days_per_move=body.days_per_move
+    )
     return Status(201, _seek_json(lobby_services.seek_for(seek.pk), user))
 
 

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from ninja import Field, Schema
 
-from ginsite.apikit import Body, Preset, Target
+from ginsite.apikit import Body, DaysPerMove, Preset, Target
 from lobby import completion, event_log
 from lobby.api_players import HeadToHead, PresetRecord, PublicMatch
 
@@ -81,6 +81,7 @@ class CounterOut(Schema):
     preset: str
     target: int
     hints: bool
+    days_per_move: int | None = Field(description="As the challenge's: days per move, or null.")
     status: ChallengeStatus
     expires_at: datetime
     match: str | None = Field(description="The match an accepted proposal started.")
@@ -95,6 +96,10 @@ class ChallengeOut(Schema):
     target: int
     hints: bool = Field(description="Both players may ask for hints in the match.")
     rated: bool = Field(description="Played for rating (Glicko-2, per preset); false: casual.")
+    days_per_move: int | None = Field(
+        description="A correspondence challenge: days per move (it waits days for an answer, "
+        "online or not); null: live."
+    )
     status: ChallengeStatus
     reason: ReasonName | None
     created_at: datetime
@@ -134,6 +139,12 @@ class ChallengeIn(Body):
         "preset (at most 3 rated results a day between the same two players; later ones "
         "are casual). False: casual.",
     )
+    days_per_move: DaysPerMove | None = Field(
+        None,
+        description="A correspondence match: the player to move has this many days (1, 3 or "
+        "7) from the start of their turn, and neither player needs to be online. Null or left "
+        "out: a live match (the move clock).",
+    )
 
 
 class CounterIn(Body):
@@ -158,6 +169,7 @@ class SeekOut(Schema):
     preset: str
     target: int
     rated: bool = Field(description="Played for rating (Glicko-2, per preset); false: casual.")
+    days_per_move: int | None = Field(description="Correspondence: days per move; null: live.")
     status: Literal["open", "accepted", "cancelled", "expired"]
     created_at: datetime
     mine: bool
@@ -168,6 +180,12 @@ class SeekIn(Body):
     preset: Preset = "standard"
     target: Target = 100
     rated: bool = Field(False, description="Play for rating; false: casual.")
+    days_per_move: DaysPerMove | None = Field(
+        None,
+        description="A correspondence match: the player to move has this many days (1, 3 or "
+        "7) from the start of their turn, and neither player needs to be online. Null or left "
+        "out: a live match (the move clock).",
+    )
 
 
 class Started(Schema):

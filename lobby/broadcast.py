@@ -16,8 +16,17 @@ from games.models import Match
 from ginsite.pushes import group_send_after_commit
 
 LOBBY_GROUP = "lobby"
-# "pool" and "friends" first: the page shows how to start playing before everything else.
-REGIONS: tuple[str, ...] = ("pool", "friends", "players", "challenges", "seeks", "matches")
+# "turns" (correspondence matches waiting for your move), then "pool" and "friends": the page
+# shows what is yours to play, then how to start playing, before everything else.
+REGIONS: tuple[str, ...] = (
+    "turns",
+    "pool",
+    "friends",
+    "players",
+    "challenges",
+    "seeks",
+    "matches",
+)
 
 
 def user_group(user_id: int) -> str:

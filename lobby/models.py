@@ -195,6 +195,8 @@ class Challenge(models.Model):
     hints = models.BooleanField(default=False)
     # Played for rating (lobby.ratings); else casual.
     rated = models.BooleanField(default=False)
+    # A correspondence match (games.correspondence): days per move; null for a live one.
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     reason = models.CharField(max_length=16, choices=Reason.choices, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -242,6 +244,7 @@ class Seek(models.Model):
     preset = models.CharField(max_length=16)
     target = models.PositiveSmallIntegerField()
     rated = models.BooleanField(default=False)
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
     accepted_by = models.ForeignKey(
@@ -283,6 +286,7 @@ class PoolEntry(models.Model):
     preset = models.CharField(max_length=16)
     target = models.PositiveSmallIntegerField()
     rated = models.BooleanField(default=False)
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
     allow_bots = models.BooleanField(default=False)
     is_bot = models.BooleanField(default=False)
     rating = models.FloatField()
@@ -408,3 +412,22 @@ class PushSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.device or self.endpoint[:40]}"
+
+
+class TurnReminder(models.Model):
+    """The reminder sent to the player to move in a correspondence match when little of
+    their time is left (``lobby.notifications.remind_due``): one per turn, which the unique
+    (match, turn) keeps so whichever worker's sweep gets there first."""
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    # The turn: when it began (``Match.turn_began_at``).
+    turn_began_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "turn_began_at"], name="one_reminder_a_turn"),
+        ]
+
+    def __str__(self) -> str:
+        return f"reminder for {self.match_id} at {self.turn_began_at:%Y-%m-%d %H:%M}"

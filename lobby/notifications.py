@@ -1,8 +1,10 @@
 """What a player hears of on their devices when no page of theirs is open (Web Push).
 
-Two subscribers, connected in ``lobby.subscribers.connect``: a challenge sent to a player (said
-so when it comes from a player they follow), and
-a rematch offered to them at the end of a match (``games.events.OFFERED``). Each notice is
+Subscribers, connected in ``lobby.subscribers.connect``: a challenge sent to a player (said
+so when it comes from a player they follow), a rematch offered to them at the end of a match
+(``games.events.OFFERED``), and their turn in a correspondence match (``on_turn``, once per
+turn: the change that began it). The sweep every server process runs reminds the player to
+move when little of their time is left (``remind_due``, once per turn). Each notice is
 written in the recipient's language (their profile's, else the site's) and sent after the
 commit by ``lobby.push_delivery``, which also skips a player who has a page or stream open.
 A notice names players and rules, never a card.
@@ -10,18 +12,24 @@ A notice names players and rules, never a card.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games import events
+from games import correspondence, events
 from games.events import MatchChanged
 from games.labels import PRESET_NAMES
 from games.models import Match, Offer, Seat
-from lobby.models import Challenge, Follow, display_name_of, ensure_profile
+from games.state_cache import load_state
+from lobby.broadcast import publish_to
+from lobby.models import Challenge, Follow, TurnReminder, display_name_of, ensure_profile
 from lobby.push_delivery import Notice, send
 
 # How long a push service keeps a rematch offer for a device that is offline.
@@ -48,7 +56,15 @@ def on_challenge_saved(sender: Any, instance: Challenge, created: bool, **kwargs
                 if followed
                 else _("%(name)s challenges you") % name
             ),
-            body=_("%(rules)s to %(target)s points: accept or decline it in the lobby.") % rules,
+            body=(
+                _(
+                    "%(rules)s to %(target)s points, %(per_move)s: accept or decline it in the "
+                    "lobby."
+                )
+                % {**rules, "per_move": correspondence.days_label(instance.days_per_move)}
+                if instance.days_per_move
+                else _("%(rules)s to %(target)s points: accept or decline it in the lobby.") % rules
+            ),
             url=reverse("lobby:lobby"),
             tag=f"challenge-{instance.pk}",
             ttl=max(seconds, 0),
@@ -82,3 +98,104 @@ def on_match_changed(
             ttl=REMATCH_TTL_SECONDS,
         )
     send(offered.pk, notice)
+
+
+# --- Correspondence -------------------------------------------------------------------------------
+
+# The reminders' sweep runs at most once a minute across all processes (a lock in the cache).
+REMIND_EVERY_SECONDS = 60
+REMIND_LOCK = "lobby:correspondence-reminders"
+
+
+_TURN_REASONS = (events.STARTED, events.MOVED, events.HAND_ENDED, events.ENDED)
+
+
+def on_turn(sender: Any, change: MatchChanged, match: Match | None = None, **kwargs: Any) -> None:
+    """A change of a correspondence match that began a player's turn (the opponent moved, or
+    the hand was dealt): that player hears of it, once; their "your turn" lists too."""
+    if change.kind != Match.Kind.LOBBY or change.reason not in _TURN_REASONS:
+        return
+    if match is None:
+        match = Match.objects.filter(pk=change.match_id).first()
+    if match is None or not match.days_per_move or match.version != change.version:
+        return  # not correspondence; or a later change has happened (it tells its own)
+    # Only a move begins a turn (a start deals no turn yet: the hand waits for the seeds).
+    began = (
+        change.reason in (events.MOVED, events.HAND_ENDED)
+        and change.to_act is not None
+        and match.turn_began_at is not None
+        and match.turn_began_at == match.moved_at
+    )
+    if began or change.reason in (events.STARTED, events.ENDED):
+        publish_to(change.players, ["turns"])
+    if began and change.status == Match.Status.ACTIVE:
+        _notify_turn(match, change.to_act, reminder=False)
+
+
+def _notify_turn(match: Match, seat: Any, *, reminder: bool) -> bool:
+    """Tell the player in ``seat`` it is their move in ``match`` (or, ``reminder``, that little
+    of their time is left), in their language; after the commit. False: nobody to tell."""
+    seats = {s.number: s for s in Seat.objects.filter(match=match).select_related("user__profile")}
+    player, other = seats.get(seat), seats.get(1 - seat)
+    due = correspondence.deadline(match)
+    if player is None or player.user is None or other is None or due is None:
+        return False
+    now = timezone.now()
+    with translation.override(_language(player.user)):
+        values = {
+            "name": other.display_name,
+            "rules": PRESET_NAMES.get(match.rules["name"], match.rules["name"]),
+            "target": match.rules["target"],
+            "left": correspondence.time_left_words(due - now),
+        }
+        notice = Notice(
+            title=(
+                _("Little time left against %(name)s")
+                if reminder
+                else _("Your turn against %(name)s")
+            )
+            % values,
+            body=_("Your move in %(rules)s to %(target)s: %(left)s.") % values,
+            url=reverse("games:table", args=[match.public_id]),
+            tag=f"turn-{match.public_id}",
+            ttl=max(0, int((due - now).total_seconds())),
+        )
+    send(player.user_id, notice)
+    return True
+
+
+def remind_due(now: datetime | None = None, *, force: bool = False) -> int:
+    """Remind each player to move whose correspondence turn is nearly over (under
+    ``correspondence.remind_before`` left, not yet past), once per turn; how many. Every
+    worker's sweep calls it; it runs at most every REMIND_EVERY_SECONDS (unless ``force``),
+    and the unique (match, turn) of ``TurnReminder`` keeps each reminder once."""
+    if not force and not cache.add(REMIND_LOCK, 1, timeout=REMIND_EVERY_SECONDS):
+        return 0
+    now = now or timezone.now()
+    sent = 0
+    for days in correspondence.DAYS_CHOICES:
+        whole = timedelta(days=days)
+        due = Match.objects.filter(
+            status=Match.Status.ACTIVE,
+            days_per_move=days,
+            turn_began_at__lte=now - (whole - correspondence.remind_before(days)),
+            turn_began_at__gt=now - whole,
+        ).exclude(
+            Exists(
+                TurnReminder.objects.filter(
+                    match=OuterRef("pk"), turn_began_at=OuterRef("turn_began_at")
+                )
+            )
+        )
+        sent += sum(_remind(match) for match in due[:200])
+    return sent
+
+
+def _remind(match: Match) -> bool:
+    try:
+        with transaction.atomic():
+            TurnReminder.objects.create(match=match, turn_began_at=match.turn_began_at)
+            to_act = load_state(match).to_act
+            return to_act is not None and _notify_turn(match, to_act, reminder=True)
+    except IntegrityError:
+        return False  # another worker's sweep reminded them

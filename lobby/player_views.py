@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import history, records
+from games import correspondence, history, records
 from games.labels import PRESET_NAMES
 from games.services import TARGETS
 from games.stats import player_stats
@@ -91,6 +91,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         # The challenge form on the profile page offers what the lobby's does.
         "presets": list(PRESET_NAMES.items()),
         "targets": TARGETS,
+        "days_choices": correspondence.DAYS_CHOICES,
     }
     return render(request, "lobby/player.html", ctx)
 

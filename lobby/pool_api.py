@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Field, Router, Schema, Status
 
-from ginsite.apikit import ERRORS, Body, Error, Preset, Target, user_of
+from ginsite.apikit import ERRORS, Body, DaysPerMove, Error, Preset, Target, user_of
 from lobby import services as lobby_services
 from lobby.api_schemas import Person
 from lobby.event_feeds import person_json
@@ -30,6 +30,11 @@ class PoolIn(Body):
     allow_bots: bool = Field(
         False, description="May be paired with an account that plays through a bot."
     )
+    days_per_move: DaysPerMove | None = Field(
+        None,
+        description="A correspondence match (1, 3 or 7 days per move), paired only with "
+        "players who chose the same; null or left out: live.",
+    )
 
 
 class PoolOut(Schema):
@@ -40,6 +45,7 @@ class PoolOut(Schema):
     target: int | None = None
     rated: bool = False
     allow_bots: bool = False
+    days_per_move: int | None = None
     joined_at: datetime | None = None
     waited_seconds: int = 0
     window: int | None = Field(
@@ -65,6 +71,7 @@ def pool_json(entry: PoolEntry | None) -> dict[str, Any]:
         "target": entry.target,
         "rated": entry.rated,
         "allow_bots": entry.allow_bots,
+        "days_per_move": entry.days_per_move,
         "joined_at": entry.joined_at,
         "waited_seconds": max(0, int(((entry.ended_at or now) - entry.joined_at).total_seconds())),
         "window": pool.window(entry.joined_at, now) if waiting else None,
@@ -80,7 +87,12 @@ def join(request: HttpRequest, body: PoolIn) -> Status:
     already or playing a lobby match."""
     user = user_of(request)
     lobby_services.join_pool(
-        user, body.preset, body.target, rated=body.rated, allow_bots=body.allow_bots
+        user,
+        body.preset,
+        body.target,
+        rated=body.rated,
+        allow_bots=body.allow_bots,
+        days_per_move=body.days_per_move,
     )
     return Status(201, pool_json(lobby_services.last_entry(user)))
 

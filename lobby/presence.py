@@ -39,6 +39,9 @@ CLOSE_GRACE = timedelta(seconds=10)
 # Heartbeats trigger the sweep; across all workers it runs at most once per this many seconds.
 SWEEP_EVERY_SECONDS = 10
 SWEEP_LOCK = "lobby:sweep"
+# An open correspondence seek stays this long, whether or not its poster is in the lobby (a
+# live one goes when they leave). A correspondence challenge has its own ``expires_at``.
+CORRESPONDENCE_SEEK_TTL = timedelta(days=7)
 # Games decides who is busy in a lobby match (it refuses to seat anyone twice); the lobby shows it.
 MATCH_IDLE = LOBBY_MATCH_IDLE
 
@@ -167,16 +170,23 @@ def sweep(*, force: bool = False) -> bool:
     with transaction.atomic():
         dropped = Presence.objects.filter(last_seen__lte=now - PRESENCE_TTL).delete()[0]
         online = online_user_ids(now)
+        # A live challenge goes when its challenger leaves; a correspondence one waits.
         expired = (
             Challenge.objects.filter(status=Challenge.Status.OPEN)
-            .filter(Q(expires_at__lte=now) | ~Q(challenger_id__in=online))
+            .filter(
+                Q(expires_at__lte=now)
+                | Q(days_per_move__isnull=True) & ~Q(challenger_id__in=online)
+            )
             .update(status=Challenge.Status.EXPIRED, answered_at=now)
         )
         if expired:
             event_feeds.challenges_closed_at(now)
         orphaned = (
             Seek.objects.filter(status=Seek.Status.OPEN)
-            .exclude(poster_id__in=online)
+            .filter(
+                Q(days_per_move__isnull=True) & ~Q(poster_id__in=online)
+                | Q(created_at__lte=now - CORRESPONDENCE_SEEK_TTL)
+            )
             .update(status=Seek.Status.EXPIRED)
         )
         changed = []

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import correspondence
 from games.labels import PRESET_NAMES
 from games.models import Match, Seat
 from games.services import TARGETS
@@ -54,11 +55,19 @@ def _stats(user_ids: Iterable[int]) -> dict[int, dict[str, int]]:
     return {row["user_id"]: {"played": row["played"], "won": row["won"]} for row in rows}
 
 
-def rules_label(preset: str, target: int, hints: bool = False, rated: bool = False) -> str:
+def rules_label(
+    preset: str,
+    target: int,
+    hints: bool = False,
+    rated: bool = False,
+    days_per_move: int | None = None,
+) -> str:
     label = str(
         _("%(preset)s to %(target)s")
         % {"preset": PRESET_NAMES.get(preset, preset), "target": target}
     )
+    if days_per_move:
+        label = f"{label}, {correspondence.days_label(days_per_move)}"
     if hints:
         label = str(_("%(rules)s, with hints") % {"rules": label})
     return str(_("%(rules)s, rated") % {"rules": label}) if rated else label
@@ -118,7 +127,8 @@ def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
         for c in base.filter(
             challenged=user, status=Challenge.Status.OPEN, expires_at__gt=now, counter_to=None
         )
-        if c.challenger_id in online
+        # A live challenge needs its challenger here; a correspondence one waits.
+        if c.challenger_id in online or c.days_per_move
     ]
     # The challenger sees their open challenges, and for a while what became of the others.
     sent = (
@@ -139,7 +149,7 @@ def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             {
                 "challenge": c,
                 "name": display_name_of(c.challenged),
-                "rules": rules_label(c.preset, c.target, c.hints, c.rated),
+                "rules": rules_label(c.preset, c.target, c.hints, c.rated, c.days_per_move),
                 "open": c.status == Challenge.Status.OPEN,
                 "reason": REASON_TEXT.get(c.reason, ""),
                 # This row is itself a counter-proposal of this player's.
@@ -153,8 +163,12 @@ def challenges_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
                 "challenge": c,
                 "name": display_name_of(c.challenger),
                 "rating": _rating_in(c.challenger_id, c.preset, shown),
-                "rules": rules_label(c.preset, c.target, c.hints, c.rated),
+                "rules": rules_label(c.preset, c.target, c.hints, c.rated, c.days_per_move),
                 "seconds_left": max(0, int((c.expires_at - now).total_seconds())),
+                # Days, not seconds: in words, with no countdown.
+                "expires_in": correspondence.time_left_words(c.expires_at - now)
+                if c.days_per_move
+                else "",
                 # lobby.js counts down from this.
                 "expires": c.expires_at.isoformat(),
                 "form_id": f"counter-{c.pk}",
@@ -175,13 +189,18 @@ def _counter_context(item: Challenge, online: set[int], now: datetime) -> dict[s
     is_open = (
         counter.status == Challenge.Status.OPEN
         and counter.expires_at > now
-        and counter.challenger_id in online
+        and (counter.challenger_id in online or bool(counter.days_per_move))
     )
     return {
         "challenge": counter,
-        "rules": rules_label(counter.preset, counter.target, counter.hints, counter.rated),
+        "rules": rules_label(
+            counter.preset, counter.target, counter.hints, counter.rated, counter.days_per_move
+        ),
         "open": is_open,
         "seconds_left": max(0, int((counter.expires_at - now).total_seconds())),
+        "expires_in": correspondence.time_left_words(counter.expires_at - now)
+        if counter.days_per_move
+        else "",
         "expires": counter.expires_at.isoformat(),
     }
 
@@ -196,14 +215,18 @@ def seeks_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     for seek in found:
         if seek.poster_id == user.pk:
             mine = seek
-        elif seek.poster_id in hidden or seek.poster_id not in online:
+        elif seek.poster_id in hidden or (
+            seek.poster_id not in online and seek.days_per_move is None
+        ):
             continue
         seeks.append(
             {
                 "seek": seek,
                 "name": display_name_of(seek.poster),
                 "rating": _rating_in(seek.poster_id, seek.preset, shown),
-                "rules": rules_label(seek.preset, seek.target, rated=seek.rated),
+                "rules": rules_label(
+                    seek.preset, seek.target, rated=seek.rated, days_per_move=seek.days_per_move
+                ),
                 "mine": seek.poster_id == user.pk,
             }
         )
@@ -255,6 +278,7 @@ def pool_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             preset=entry.preset,
             target=entry.target,
             rated=entry.rated,
+            days_per_move=entry.days_per_move,
         )
         .exclude(user_id=user.pk)
         .exclude(user_id__in=presence.hidden_from(user.pk))
@@ -262,7 +286,9 @@ def pool_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     )
     return {
         "pool_entry": entry,
-        "pool_rules": rules_label(entry.preset, entry.target, rated=entry.rated),
+        "pool_rules": rules_label(
+            entry.preset, entry.target, rated=entry.rated, days_per_move=entry.days_per_move
+        ),
         "pool_since": entry.joined_at.isoformat(),
         "pool_seconds": max(0, int((now - entry.joined_at).total_seconds())),
         "pool_others": others,
@@ -272,7 +298,18 @@ def pool_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     }
 
 
+def turns_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
+    """The correspondence matches waiting for this player's move, least time left first, and
+    how many others wait for their opponents."""
+    turns = correspondence.your_turn(user, now)
+    return {
+        "turns": turns,
+        "turns_waiting": correspondence.waiting_count(user) - len(turns),
+    }
+
+
 BUILDERS = {
+    "turns": turns_context,
     "pool": pool_context,
     "friends": friends_context,
     "players": players_context,
@@ -290,6 +327,7 @@ def lobby_context(
     context: dict[str, Any] = {
         "presets": list(PRESET_NAMES.items()),
         "targets": TARGETS,
+        "days_choices": correspondence.DAYS_CHOICES,
         "heartbeat_seconds": presence.HEARTBEAT_SECONDS,
     }
     for name in names:

@@ -154,6 +154,8 @@ def connect() -> None:
     events.match_changed.connect(on_match_changed, dispatch_uid="lobby.match_changed")
     # Web Push: a challenge or a rematch offer reaches a player whose pages are all closed.
     events.match_changed.connect(notifications.on_match_changed, dispatch_uid="lobby.push_offer")
+    # Correspondence: a player's turn (a push, and their "your turn" lists).
+    events.match_changed.connect(notifications.on_turn, dispatch_uid="lobby.push_turn")
     post_save.connect(
         notifications.on_challenge_saved, sender=Challenge, dispatch_uid="lobby.push_challenge"
     )

@@ -244,6 +244,7 @@ def join_pool(request: HtmxHttpRequest) -> HttpResponse:
         target,
         rated=request.POST.get("rated") == "on",
         allow_bots=request.POST.get("bots") == "on",
+        days_per_move=request.POST.get("days", ""),
     )
     if entry.match is not None:
         return _to_match(request, entry.match)
@@ -266,6 +267,7 @@ def send_challenge(request: HtmxHttpRequest) -> HttpResponse:
         request.POST.get("target", ""),
         hints=request.POST.get("hints") == "on",
         rated=request.POST.get("rated") == "on",
+        days_per_move=request.POST.get("days", ""),
     )
     message = _("Challenge sent to %(name)s.") % {"name": display_name_of(other)}
     return _done(request, message, "challenges")
@@ -302,7 +304,7 @@ def decline_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     message = _("Challenge declined. %(name)s can accept your proposal: %(rules)s.") % {
         "name": display_name_of(counter.challenged),
         "rules": lobby_regions.rules_label(
-            counter.preset, counter.target, counter.hints, counter.rated
+            counter.preset, counter.target, counter.hints, counter.rated, counter.days_per_move
         ),
     }
     return _done(request, message, "challenges")
@@ -319,7 +321,8 @@ def cancel_challenge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def post_seek(request: HtmxHttpRequest) -> HttpResponse:
     preset, target = request.POST.get("preset", ""), request.POST.get("target", "")
     rated = request.POST.get("rated") == "on"
-    lobby_services.post_seek(_me(request), preset, target, rated=rated)
+    days = request.POST.get("days", "")
+    lobby_services.post_seek(_me(request), preset, target, rated=rated, days_per_move=days)
     return _done(request, _("Seek posted. The first player to accept it plays you."), "seeks")
 
 

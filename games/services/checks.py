@@ -51,6 +51,7 @@ ROW_FIELDS = (
     "finished_at",
     "updated_at",
     "moved_at",
+    "turn_began_at",
     "deal_due",
 )
 

@@ -22,7 +22,9 @@ def _end(match: Match, seat: int, version: Any, status: str, winner: int) -> Non
         locked = lock_for(match, version)
         if status == Match.Status.TIMED_OUT and not claimable(locked, seat):
             raise IllegalMove(
-                _("You can claim the win only while your opponent is away in their turn.")
+                _("You can claim the win only once your opponent's time to move has run out.")
+                if locked.days_per_move
+                else _("You can claim the win only while your opponent is away in their turn.")
             )
         locked.status = status
         locked.winner_seat = winner

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import events, outbox
-from games.engine import PRESETS, Ruleset
+from games.engine import PRESETS, MatchState, Ruleset
 from games.models import Match, Seat
 from games.presence import in_lobby_match
 from games.state_cache import first_state
@@ -85,21 +85,26 @@ def create_match(
     hints: bool = False,
     seed: str | None = None,
     fair: int | None = None,
+    days_per_move: int | None = None,
 ) -> Match:
     """A new match with its two seats (seat 0 plays first). A lobby match refuses a player
     who is still in another one (``AlreadyPlaying``). ``hints``: both players agreed that
     either may ask what Bea would do. ``seed``: the later hands' shuffle, for a lesson whose
     second deal is part of its script (otherwise a new secret one); ``fair``: the scheme
-    that deals its hands (``games.engine.fair``), the seeded deal unless said otherwise."""
+    that deals its hands (``games.engine.fair``), the seeded deal unless said otherwise.
+    ``days_per_move``: a correspondence match (lobby only; ``games.correspondence``), which
+    a player in a live match may start too."""
+    if days_per_move is not None and kind != Match.Kind.LOBBY:
+        raise Refused(_("Only lobby matches are played by correspondence."))
     with transaction.atomic():
-        if kind == Match.Kind.LOBBY:
+        if kind == Match.Kind.LOBBY and days_per_move is None:
             players = [spec.user.pk for spec in seats if spec.user is not None]
             lock_players(players)
             if in_lobby_match(players):
                 raise AlreadyPlaying(
                     _("One of the players is in another lobby match. Finish it first.")
                 )
-        match = Match.objects.create(
+        match = Match(
             kind=kind,
             rules=rules.as_dict(),
             first_deck=deck,
@@ -107,9 +112,12 @@ def create_match(
             scores=[0, 0],
             table_id=table_id,
             hints=hints,
+            days_per_move=days_per_move,
             **({"seed": seed} if seed is not None else {}),
             **({"fair": fair} if fair is not None else {}),
         )
+        first = _first_turn(match)
+        match.save(force_insert=True)
         for number, spec in enumerate(seats):
             Seat.objects.create(
                 match=match,
@@ -120,13 +128,19 @@ def create_match(
                 bea_level=spec.bea_level,
                 guest_key_hash=spec.guest_key_hash,
             )
-        # Who acts first, from the deal itself: nothing is cached before the match is used.
-        first = first_state(match)
-        if first.phase == "shuffling":
-            match.deal_due = timezone.now() + SEED_WAIT
-            match.save(update_fields=["deal_due"])
         outbox.announce(match, events.STARTED, first.to_act)
     return match
+
+
+def _first_turn(match: Match) -> MatchState:
+    """Who acts first, from the deal itself (nothing is cached before the match is used): the
+    hand waits for the players' seeds until ``deal_due``, or someone's turn begins now."""
+    first = first_state(match)
+    if first.phase == "shuffling":
+        match.deal_due = timezone.now() + SEED_WAIT
+    elif first.to_act is not None:
+        match.turn_began_at = timezone.now()
+    return first
 
 
 def running_bea_match(user: AbstractBaseUser) -> Match | None:

@@ -111,6 +111,9 @@ def _store(
         rows.insert(Action(match=match, seq=seq, seat=seat, payload=action))
     reason = _record(match, before, after)
     match.moved_at = now
+    if after.to_act != before.to_act or after.to_act is None:
+        # A new turn (or none): a draw and the discard after it are one turn.
+        match.turn_began_at = None if after.to_act is None else now
     rows.update(match, ROW_FIELDS)
     return reason
 

@@ -95,6 +95,7 @@ def _follow_up(match: Match, kind: str) -> Match:
         previous=match,
         table_id=match.table_id,
         hints=match.hints,
+        days_per_move=match.days_per_move,
     )
 
 

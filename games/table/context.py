@@ -12,10 +12,10 @@ from datetime import datetime
 from typing import Any
 
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from games import extras, readers
+from games import correspondence, extras, readers
 from games.fair_lines import fair_line
 from games.labels import PRESET_NAMES, card, level_name
 from games.lesson import panel as lesson_panel
@@ -156,12 +156,12 @@ def _add_talk(ctx: dict[str, Any], view: dict[str, Any], seat: int, spectator: b
     ctx["waiting"] = bool(ctx["live"] and any(ctx["live"].get("open") or ()))
     ctx["incoming"] = None if spectator else incoming_offer(view)
     ctx["after_match"] = not spectator and match_over(view)
+    ctx["clock"] = _clock(ctx["live"], view, names, seat)
     ctx["status"] = status_line(view, ctx)
     ctx["last_moves"] = (
         last_move_line(view, names) if spectator else opponent_moves(view, ctx["opponent"])
     )
     ctx["presence"] = _presence(ctx["live"], names, seat, spectator)
-    ctx["clock"] = _clock(ctx["live"], view, names, seat)
     ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]
     ctx["shuffle"] = _shuffle(view, names, seat, named_both=spectator or ctx["local"])
 
@@ -263,6 +263,9 @@ def _presence(
             if opened[n]
             else _("connected")
             if live["connected"][n]
+            # In a correspondence match being away is normal: no pressure in the word.
+            else _("not at the table")
+            if live.get("days_per_move")
             else _("away"),
         }
         for n in shown
@@ -278,12 +281,20 @@ def _clock(
         return None
     deadline = datetime.fromisoformat(live["move_deadline"].replace("Z", "+00:00"))
     left = max(0, int((deadline - timezone.now()).total_seconds()))
-    return {
+    clock = {
         "deadline": live["move_deadline"],
         "left": f"{left // 60}:{left % 60:02d}",
         "mine": view["to_act"] == seat and not view.get("spectated"),
         "name": names[view["to_act"]],
+        "days": live.get("days_per_move"),
     }
+    if clock["days"]:
+        # Correspondence: days and hours in words, and the moment itself (no countdown).
+        clock["left"] = correspondence.time_left_words(deadline - timezone.now())
+        local = timezone.localtime(deadline)
+        clock["due_text"] = f"{formats.date_format(local, 'DATETIME_FORMAT')} {local.tzname()}"
+        clock["per_move"] = correspondence.days_label(clock["days"])
+    return clock
 
 
 def _rules_line(rules: dict[str, Any], opponent: str, level: str) -> str:

@@ -16,6 +16,12 @@ def status_line(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
     """Whose turn and the phase, in words: a headline and one line of detail. An offer waiting
     for this reader's answer is named there too, with where to answer it (just below)."""
     status = plain_status(view, ctx)
+    clock = ctx.get("clock") or {}
+    if clock.get("days"):
+        # Correspondence: the days left, in the first line a phone shows (the table's clock
+        # below says until when).
+        days = _("Correspondence: %(left)s.") % {"left": clock["left"]}
+        status = {**status, "detail": " ".join(p for p in (status["detail"], days) if p)}
     offer = ctx["incoming"]
     if offer is None:
         return status
@@ -87,10 +93,14 @@ def closed_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str] |
             "detail": _("%(winner)s won it.") % {"winner": winner} if winner else "",
         }
     if status == Match.Status.TIMED_OUT:
+        detail = (
+            _("%(winner)s claimed the win: the player to move let their time to move run out.")
+            if ctx["match"].days_per_move
+            else _("%(winner)s claimed the win while the player to move was away.")
+        )
         return {
             "headline": _("This match was won on time."),
-            "detail": _("%(winner)s claimed the win while the player to move was away.")
-            % {"winner": view_winner_name(ctx)},
+            "detail": detail % {"winner": view_winner_name(ctx)},
         }
     if status == Match.Status.RESTARTED:
         return {

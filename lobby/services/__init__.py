@@ -15,6 +15,7 @@ from .blocks import block, has_blocked, unblock
 from .challenges import (
     ANSWER_SHOWN,
     CHALLENGE_TTL,
+    CORRESPONDENCE_CHALLENGE_TTL,
     Proposal,
     accept_challenge,
     accept_counter,
@@ -31,6 +32,7 @@ from .seeks import accept_seek, cancel_seek, post_seek, seek_for
 __all__ = [
     "ANSWER_SHOWN",
     "CHALLENGE_TTL",
+    "CORRESPONDENCE_CHALLENGE_TTL",
     "Proposal",
     "accept_challenge",
     "accept_counter",

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.correspondence import check_days
 from games.models import Match
 from games.services import lock_players
 from ginsite import limits
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
 CHALLENGE_TTL = timedelta(minutes=2)
+# A correspondence challenge waits for its player to come by, online or not: days, not minutes.
+CORRESPONDENCE_CHALLENGE_TTL = timedelta(days=3)
 # How long a challenger keeps seeing that their challenge was declined or expired.
 ANSWER_SHOWN = timedelta(minutes=10)
 
@@ -60,13 +63,17 @@ def challenge(
     target: Any,
     hints: bool = False,
     rated: bool = False,
+    days_per_move: Any = None,
 ) -> Challenge:
     """``challenger`` challenges ``challenged`` to a match of ``preset`` up to ``target``;
     ``hints``: either player may ask what Bea would do (accepting agrees to it); ``rated``:
-    played for rating (``lobby.ratings``), else casual."""
+    played for rating (``lobby.ratings``), else casual; ``days_per_move``: a correspondence
+    match (1, 3 or 7), which needs neither player online nor free of a live match, and
+    waits days for an answer."""
     # Challenging is being here: it also keeps the challenge from expiring as "offline".
     seen_over_http(challenger)
     target = check_rules(preset, target)
+    days = check_days(days_per_move)
     if challenger.pk == challenged.pk:
         raise Refused(_("You cannot challenge yourself."))
     name = display_name_of(challenged)
@@ -76,10 +83,12 @@ def challenge(
     try:
         with transaction.atomic():
             lock_players([challenger.pk, challenged.pk])
-            check_free([challenger.pk, challenged.pk], challenger.pk)
+            check_free([challenger.pk, challenged.pk], challenger.pk, days)
             # A player who blocked the challenger is, to the challenger, not in the lobby:
             # the same answer, so that it never tells a block from an absence.
-            if not is_online(challenged.pk) or challenged.pk in hidden_from(challenger.pk):
+            if challenged.pk in hidden_from(challenger.pk) or (
+                days is None and not is_online(challenged.pk)
+            ):
                 raise Conflict(_("%(name)s is not in the lobby right now.") % {"name": name})
             if Challenge.objects.filter(
                 challenger=challenger, challenged=challenged, status=Challenge.Status.OPEN
@@ -93,13 +102,19 @@ def challenge(
                 target=target,
                 hints=bool(hints),
                 rated=bool(rated),
-                expires_at=now + CHALLENGE_TTL,
+                days_per_move=days,
+                expires_at=now + ttl(days),
             )
             publish(["challenges"])
             event_feeds.challenge_changed(made.pk)
     except IntegrityError:  # two at once: the unique constraint let one in
         raise _already_challenged(name) from None
     return made
+
+
+def ttl(days_per_move: int | None) -> timedelta:
+    """How long a challenge waits for its answer."""
+    return CHALLENGE_TTL if days_per_move is None else CORRESPONDENCE_CHALLENGE_TTL
 
 
 def _already_challenged(name: str) -> Conflict:
@@ -185,10 +200,11 @@ def _lock_open(item: Challenge, user: AbstractBaseUser, now: datetime) -> None:
     lock_players([item.challenger_id, item.challenged_id])
     item.refresh_from_db()
     _open_or_refuse(item, now)
-    if not is_online(item.challenger_id, now):
+    # A correspondence challenge is answered whenever its player comes by.
+    if item.days_per_move is None and not is_online(item.challenger_id, now):
         raise Conflict(_("%(name)s has left the lobby.") % {"name": name_of(item.challenger_id)})
     check_not_blocked(user.pk, item.challenger_id)
-    check_free([item.challenger_id, item.challenged_id], user.pk)
+    check_free([item.challenger_id, item.challenged_id], user.pk, item.days_per_move)
 
 
 def accept_challenge(item: Challenge, user: AbstractBaseUser) -> Match:
@@ -211,6 +227,7 @@ def accept_challenge(item: Challenge, user: AbstractBaseUser) -> Match:
             now,
             item.hints,
             rated=item.rated,
+            days_per_move=item.days_per_move,
         )
         Challenge.objects.filter(pk=item.pk).update(match=match)
     item.match = match
@@ -285,7 +302,8 @@ def _counter(
                 target=target,
                 hints=item.hints,
                 rated=item.rated,
-                expires_at=now + CHALLENGE_TTL,
+                days_per_move=item.days_per_move,
+                expires_at=now + ttl(item.days_per_move),
                 counter_to=item,
             )
             publish(["challenges"])

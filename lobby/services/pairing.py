@@ -58,8 +58,12 @@ def check_rules(preset: str, target: Any) -> int:
     return number
 
 
-def check_free(user_ids: Iterable[int], me_id: int) -> None:
-    """``Conflict`` when one of these players is in a lobby match (``me_id`` is the asker)."""
+def check_free(user_ids: Iterable[int], me_id: int, days_per_move: int | None = None) -> None:
+    """``Conflict`` when one of these players is in a live lobby match (``me_id`` is the
+    asker). A correspondence match (``days_per_move``) may start beside one: a player has
+    one live match at a time and any number of correspondence matches."""
+    if days_per_move is not None:
+        return
     busy = busy_user_ids() & set(user_ids)
     if me_id in busy:
         raise Conflict(_("You are in a lobby match already: finish or resign it first."))
@@ -93,40 +97,55 @@ def start_match(
     *,
     rated: bool = False,
     from_pool: bool = False,
+    days_per_move: int | None = None,
 ) -> Match:
     """In the caller's transaction (the players locked and found free): the match they agreed
-    on, ``first`` in seat 0, played for rating if ``rated``; every other open challenge, seek
-    and place in the pool of theirs withdrawn, the lobby told, and both players' lobby pages
-    sent to the table."""
+    on, ``first`` in seat 0, played for rating if ``rated``; every other open live challenge,
+    seek and place in the pool of theirs withdrawn, the lobby told, and both players' lobby
+    pages sent to the table. A correspondence match (``days_per_move``) withdraws nothing
+    and sends nobody anywhere: it waits for its players (the caller answers the one who
+    accepted with the table; the players' "your turn" lists hear of it from games)."""
     try:
         match = create_match(
             Match.Kind.LOBBY,
             ruleset(preset, target),
             (SeatSpec(Seat.Kind.PLAYER, user=first), SeatSpec(Seat.Kind.PLAYER, user=second)),
             hints=hints,
+            days_per_move=days_per_move,
         )
     except Refused as refused:  # a player sat down elsewhere (checked first, under lock)
         raise Conflict(refused.message) from None
     if rated:
         results.mark_rated(match, preset)
     players = [first.pk, second.pk]
-    cancelled = (
-        Challenge.objects.filter(status=Challenge.Status.OPEN)
-        .filter(Q(challenger_id__in=players) | Q(challenged_id__in=players))
-        .update(status=Challenge.Status.CANCELLED, answered_at=now)
-    )
-    withdrawn = Seek.objects.filter(status=Seek.Status.OPEN, poster_id__in=players).update(
-        status=Seek.Status.CANCELLED
-    )
-    # Out of the quick-pairing pool too (a pool pass marked its own two paired already).
-    PoolEntry.objects.filter(status=PoolEntry.Status.WAITING, user_id__in=players).update(
-        status=PoolEntry.Status.CANCELLED, ended_at=now
-    )
+    cancelled = withdrawn = 0
+    if days_per_move is None:
+        cancelled, withdrawn = _withdraw_live(players, now)
     # The new match reaches "matches" and "players" through games' announcement. Quick
     # pairing touched no challenge or seek itself: the lobby hears only of what was withdrawn.
     if cancelled or withdrawn or not from_pool:
         publish(["challenges", "seeks"])
     if cancelled or not from_pool:
         event_feeds.challenges_closed_at(now)
-    send_to_match(players, match)
+    if days_per_move is None:
+        send_to_match(players, match)
     return match
+
+
+def _withdraw_live(players: list[int], now: datetime) -> tuple[int, int]:
+    """A live match started: the players' other open live challenges, seeks and places in
+    the pool are withdrawn (correspondence ones stay: they do not keep anyone at a table).
+    How many challenges and seeks."""
+    cancelled = (
+        Challenge.objects.filter(status=Challenge.Status.OPEN, days_per_move__isnull=True)
+        .filter(Q(challenger_id__in=players) | Q(challenged_id__in=players))
+        .update(status=Challenge.Status.CANCELLED, answered_at=now)
+    )
+    withdrawn = Seek.objects.filter(
+        status=Seek.Status.OPEN, poster_id__in=players, days_per_move__isnull=True
+    ).update(status=Seek.Status.CANCELLED)
+    # Out of the quick-pairing pool too (a pool pass marked its own two paired already).
+    PoolEntry.objects.filter(
+        status=PoolEntry.Status.WAITING, user_id__in=players, days_per_move__isnull=True
+    ).update(status=PoolEntry.Status.CANCELLED, ended_at=now)
+    return cancelled, withdrawn

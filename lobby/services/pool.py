@@ -33,6 +33,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.correspondence import check_days
 from games.models import Match
 from games.services import lock_players
 from ginsite.refusals import Conflict, Refused
@@ -84,22 +85,26 @@ def join_pool(
     *,
     rated: bool = False,
     allow_bots: bool = False,
+    days_per_move: Any = None,
     now: datetime | None = None,
 ) -> PoolEntry:
     """Wait for a game of these rules, and be paired at once if someone fits. Refused for an
-    unknown preset or target, a second join, or a player in a lobby match."""
+    unknown preset, target or days per move, a second join, or a player in a live lobby
+    match who asks for a live one (``days_per_move``: a correspondence match)."""
     seen_over_http(user)
     target = check_rules(preset, target)
+    days = check_days(days_per_move)
     now = now or timezone.now()
     try:
         with transaction.atomic():
             lock_players([user.pk])
-            check_free([user.pk], user.pk)
+            check_free([user.pk], user.pk, days)
             entry = PoolEntry.objects.create(
                 user_id=user.pk,
                 preset=preset,
                 target=target,
                 rated=bool(rated),
+                days_per_move=days,
                 allow_bots=bool(allow_bots),
                 is_bot=_plays_by_bot(user),
                 rating=_rating(user.pk, preset),
@@ -162,7 +167,12 @@ class Pool:
 
     def fits(self, a: PoolEntry, b: PoolEntry) -> bool:
         """Whether ``a`` and ``b`` may play each other at all (the window aside)."""
-        same_game = (a.preset, a.target, a.rated) == (b.preset, b.target, b.rated)
+        same_game = (a.preset, a.target, a.rated, a.days_per_move) == (
+            b.preset,
+            b.target,
+            b.rated,
+            b.days_per_move,
+        )
         return (
             same_game
             and a.user_id != b.user_id
@@ -276,19 +286,25 @@ def _try_seat(first: PoolEntry, second: PoolEntry, now: datetime) -> Match | Non
 def _read_pool(now: datetime, only: PoolEntry | None) -> Pool | None:
     waiting = PoolEntry.objects.filter(status=Waiting)
     if only is not None:
-        waiting = waiting.filter(preset=only.preset, target=only.target, rated=only.rated)
+        waiting = waiting.filter(
+            preset=only.preset,
+            target=only.target,
+            rated=only.rated,
+            days_per_move=only.days_per_move,
+        )
     entries = list(waiting.order_by("joined_at", "pk"))
     if only is not None:
         only_now = next((e for e in entries if e.pk == only.pk), None)
         if only_now is None:
             return None  # paired by someone else's pass, or cancelled
-    busy = busy_user_ids(now, among=[e.user_id for e in entries])
+    live = [e.user_id for e in entries if e.days_per_move is None]
+    busy = busy_user_ids(now, among=live) if live else set()
     if busy:
-        # Seated by a challenge meanwhile: out of the pool.
-        PoolEntry.objects.filter(status=Waiting, user_id__in=busy).update(
-            status=PoolEntry.Status.CANCELLED, ended_at=now
-        )
-        entries = [e for e in entries if e.user_id not in busy]
+        # Seated in a live match by a challenge meanwhile: out of the live pool.
+        PoolEntry.objects.filter(
+            status=Waiting, user_id__in=busy, days_per_move__isnull=True
+        ).update(status=PoolEntry.Status.CANCELLED, ended_at=now)
+        entries = [e for e in entries if e.user_id not in busy or e.days_per_move is not None]
     users = [e.user_id for e in entries]
     blocks = Block.objects.filter(blocker_id__in=users, blocked_id__in=users)
     pairs = blocks.values_list("blocker_id", "blocked_id")
@@ -302,7 +318,7 @@ def _seat(first: PoolEntry, second: PoolEntry, now: datetime) -> Match | None:
     lock_players(players)
     if PoolEntry.objects.filter(pk__in=[first.pk, second.pk], status=Waiting).count() != 2:
         return None  # one of them cancelled meanwhile
-    check_free(players, first.user_id)
+    check_free(players, first.user_id, first.days_per_move)
     for me, other in ((first, second), (second, first)):
         PoolEntry.objects.filter(pk=me.pk).update(
             status=PoolEntry.Status.PAIRED, opponent_id=other.user_id, ended_at=now
@@ -316,6 +332,7 @@ def _seat(first: PoolEntry, second: PoolEntry, now: datetime) -> Match | None:
         now,
         rated=first.rated,
         from_pool=True,
+        days_per_move=first.days_per_move,
     )
     PoolEntry.objects.filter(pk__in=[first.pk, second.pk]).update(match=match)
     event_log.record_all(
@@ -335,5 +352,6 @@ def paired_json(entry: PoolEntry, opponent: Any, match: Match) -> dict[str, Any]
         "preset": entry.preset,
         "target": entry.target,
         "rated": entry.rated,
+        "days_per_move": entry.days_per_move,
         "opponent": person_json(opponent),
     }

@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.correspondence import check_days
 from games.models import Match
 from games.services import lock_players
 from ginsite.refusals import Conflict, NotAllowed, NotFound, Refused
@@ -35,15 +36,23 @@ def seek_for(pk: int, viewer: AbstractBaseUser | None = None) -> Seek:
     return found
 
 
-def post_seek(user: AbstractBaseUser, preset: str, target: Any, rated: bool = False) -> Seek:
-    """Offer a match to anyone in the lobby, rated or casual. One open seek per player."""
+def post_seek(
+    user: AbstractBaseUser, preset: str, target: Any, rated: bool = False, days_per_move: Any = None
+) -> Seek:
+    """Offer a match to anyone in the lobby, rated or casual, live or by correspondence
+    (``days_per_move``: stays open while its poster is away, for
+    ``presence.CORRESPONDENCE_SEEK_TTL``). One open seek
+    per player."""
     seen_over_http(user)
     target = check_rules(preset, target)
+    days = check_days(days_per_move)
     try:
         with transaction.atomic():
             lock_players([user.pk])
-            check_free([user.pk], user.pk)
-            seek = Seek.objects.create(poster=user, preset=preset, target=target, rated=bool(rated))
+            check_free([user.pk], user.pk, days)
+            seek = Seek.objects.create(
+                poster=user, preset=preset, target=target, rated=bool(rated), days_per_move=days
+            )
             publish(["seeks"])
     except IntegrityError:
         raise Conflict(
@@ -70,14 +79,22 @@ def accept_seek(seek: Seek, user: AbstractBaseUser) -> Match:
         seek.refresh_from_db()
         if seek.status != Seek.Status.OPEN:
             raise _gone()
-        check_free([seek.poster_id, user.pk], user.pk)
+        check_free([seek.poster_id, user.pk], user.pk, seek.days_per_move)
         won = Seek.objects.filter(pk=seek.pk, status=Seek.Status.OPEN).update(
             status=Seek.Status.ACCEPTED, accepted_by=user
         )
         if not won:
             raise _gone()
         seek.refresh_from_db()
-        match = start_match(seek.poster, user, seek.preset, seek.target, now, rated=seek.rated)
+        match = start_match(
+            seek.poster,
+            user,
+            seek.preset,
+            seek.target,
+            now,
+            rated=seek.rated,
+            days_per_move=seek.days_per_move,
+        )
         Seek.objects.filter(pk=seek.pk).update(match=match)
     seek.match = match
     return match

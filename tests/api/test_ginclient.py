@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from games import replays
+from games.models import Match
 from ginclient import ApiError, Client
 from ginclient.board import card, describe, render
 from ginclient.bot import Bot, load_choose
@@ -23,6 +24,7 @@ from tests.browser.live_asgi import serve
 from tests.games.live_helpers import lobby_match
 from tests.games.test_fair_shuffle import play_out, second_hand, seed
 from tests.games.test_replay import DECK, FIRST_HAND, play
+from tests.seeds import deal
 
 from .conftest import token_for
 from .test_browser_vs_api import pick
@@ -104,6 +106,26 @@ def test_the_commands_and_their_errors(server: str, alice, bob):
     assert "invalid_token" in lines[-1]
     assert main(["--server", server, "me"], out=lines.append) == 2
     assert main([*base, "--bot", "nothing.py:choose"], out=lines.append) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_correspondence_challenge_and_the_turns_it_makes(server: str, alice, bob):
+    alices = ["--server", server, "--token", token_for(alice)]
+    bobs = ["--server", server, "--token", token_for(bob)]
+    lines: list[str] = []
+    # bob is nowhere near the lobby: a correspondence challenge reaches him all the same.
+    assert main([*alices, "challenge", "bob", "--days", "3"], out=lines.append) == 0
+    assert "to bob: standard to 100, 3 days per move, open" in lines[-1]
+    with pytest.raises(SystemExit):
+        main([*alices, "challenge", "bob", "--days", "2"], out=lines.append)
+    assert main([*bobs, "accept"], out=lines.append) == 0
+    match_id = lines[-1].split()[1]
+    assert main([*bobs, "turns"], out=lines.append) == 0
+    assert lines[-1] == "No correspondence match is waiting for your move."
+    deal(Match.objects.get(public_id=match_id))
+    assert main([*alices, "turns"], out=lines.append) == 0
+    assert lines[-1].startswith(f"{match_id}  vs bob")
+    assert "standard to 100, 3 days per move: " in lines[-1] and lines[-1].endswith("left")
 
 
 @pytest.mark.django_db(transaction=True)

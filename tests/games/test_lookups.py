@@ -132,4 +132,13 @@ def test_a_move_stores_its_action_and_the_rows_new_summary(alice, bob):
     assert action.created_at is not None
 
 
-_CHANGED = ("version", "scores", "status", "winner_seat", "finished_at", "updated_at", "moved_at")
+_CHANGED = (
+    "version",
+    "scores",
+    "status",
+    "winner_seat",
+    "finished_at",
+    "updated_at",
+    "moved_at",
+    "turn_began_at",  # the pass handed the turn over
+)

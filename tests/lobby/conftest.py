@@ -4,6 +4,11 @@ from collections.abc import Iterator
 
 import pytest
 from django.core.cache import cache
+from django.utils import timezone
+
+from lobby import push_delivery
+from tests.lobby.correspondence_helpers import Clock
+from tests.lobby.push_service import PushService, vapid_key
 
 
 @pytest.fixture(autouse=True)
@@ -18,3 +23,25 @@ def _clear_cache() -> Iterator[None]:
 def _fast_passwords(settings) -> None:  # type: ignore[no-untyped-def]
     # PBKDF2 at full strength makes every sign-up and sign-in test take a noticeable while.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
+    """The site's clock (``timezone.now``) frozen now, moved on by the test."""
+    frozen = Clock(timezone.now())
+    monkeypatch.setattr(timezone, "now", lambda: frozen.now)
+    yield frozen
+
+
+# --- Web Push: a push-service stand-in (``push_service``) and a key to sign with ---------------
+
+
+@pytest.fixture
+def service(settings) -> Iterator[PushService]:  # type: ignore[no-untyped-def]
+    settings.VAPID_PRIVATE_KEY = vapid_key()
+    settings.PUSH_ALLOW_LOOPBACK_HTTP = True
+    settings.PUSH_RETRY_DELAYS = (0.01, 0.01)
+    made = PushService()
+    yield made
+    made.close()
+    push_delivery.wait_idle()

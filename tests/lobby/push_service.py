@@ -6,8 +6,10 @@ service would (RFC 8291, aes128gcm). It answers each push with the next status i
 from __future__ import annotations
 
 import base64
+import io
 import json
 import os
+import re
 import threading
 from collections import deque
 from dataclasses import dataclass, field
@@ -17,6 +19,13 @@ from typing import Any
 import http_ece
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from django.core.management import call_command
+
+
+def vapid_key() -> str:
+    out = io.StringIO()
+    call_command("make_vapid_keys", stdout=out)
+    return re.search(r"VAPID_PRIVATE_KEY=(\S+)", out.getvalue()).group(1)  # type: ignore[union-attr]
 
 
 def b64(raw: bytes) -> str:

@@ -111,8 +111,11 @@ def test_it_shows_who_is_in_a_match_and_the_matches_in_progress(
     assert "in a match" in html
     assert f'href="/games/{match.public_id}/"' in html
     assert "Watch" in html
-    # No challenge button for a player who is busy.
-    assert 'name="to" value="bob"' not in html
+    # A player who is busy may be challenged to a correspondence match only.
+    row = html[html.index('data-player="bob"') :]
+    row = row[: row.index("</li>")]
+    days = row[row.index('<select name="days"') :]
+    assert "Live" not in days[: days.index("</select>")]
 
 
 def test_it_offers_a_way_back_to_my_match(client: Client, alice: User, bob: User) -> None:
@@ -120,7 +123,7 @@ def test_it_offers_a_way_back_to_my_match(client: Client, alice: User, bob: User
     client.force_login(alice)
     html = client.get("/lobby/").content.decode()
     assert "Back to your match" in html and f"/games/{match.public_id}/" in html
-    assert "finish it before challenging anyone" in html
+    assert "finish it before challenging anyone to another" in html
 
 
 def test_it_shows_the_message_after_a_plain_post(client: Client, alice: User, bob: User) -> None:

@@ -5,14 +5,11 @@ each push with the subscription's keys, as the browser behind a real one would."
 from __future__ import annotations
 
 import base64
-import io
 import json
 import re
-from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.test import Client
 from py_vapid import Vapid02
 
@@ -24,29 +21,12 @@ from lobby.services.follows import follow
 from tests.games.conftest import ALICE_KNOCKS, stacked
 from tests.games.live_helpers import lobby_match
 from tests.lobby.lobby_helpers import online
-from tests.lobby.push_service import Device, PushService
+from tests.lobby.push_service import Device, PushService, vapid_key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 API = "/api/v1/me/push-subscriptions"
 BOB_HAND = "4S 7H TC 6C JD QD 8D 9S KS 3D"
-
-
-def _vapid_key() -> str:
-    out = io.StringIO()
-    call_command("make_vapid_keys", stdout=out)
-    return re.search(r"VAPID_PRIVATE_KEY=(\S+)", out.getvalue()).group(1)  # type: ignore[union-attr]
-
-
-@pytest.fixture
-def service(settings) -> Iterator[PushService]:  # type: ignore[no-untyped-def]
-    settings.VAPID_PRIVATE_KEY = _vapid_key()
-    settings.PUSH_ALLOW_LOOPBACK_HTTP = True
-    settings.PUSH_RETRY_DELAYS = (0.01, 0.01)
-    made = PushService()
-    yield made
-    made.close()
-    push_delivery.wait_idle()
 
 
 def _subscribe(user: User, device: Device) -> PushSubscription:
@@ -290,6 +270,6 @@ def test_a_device_is_named_after_its_browser(service: PushService, alice: User) 
 
 
 def test_the_vapid_key_command_makes_a_key_the_library_loads(service: PushService) -> None:
-    key = _vapid_key()
+    key = vapid_key()
     assert Vapid02.from_string(key).private_key is not None
-    assert key != _vapid_key()
+    assert key != vapid_key()
