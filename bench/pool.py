@@ -28,10 +28,13 @@ import asyncio
 import contextlib
 import json
 import shutil
+import signal
+import subprocess
 import sys
 import time
 import uuid
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -94,11 +97,15 @@ class Pooled:
         self.paired.set()
 
     async def call(self, method: str, path: str, body: Any = None, key: str = "") -> Reply:
-        """One request on a connection of its own, as ``ginclient`` (urllib) sends each."""
+        """One request on a connection of its own, as ``ginclient`` (urllib) sends each; no
+        answer within HTTP_TIMEOUT (or a connection refused or dropped) is status 0."""
         http = Http(self.port, self.token)
         headers = ["Connection: close"] + ([f"Idempotency-Key: {key}"] if key else [])
         try:
             return await http.call(method, path, body, headers=headers)
+        except (OSError, TimeoutError, asyncio.IncompleteReadError) as gone:
+            self.errors.append(f"{method} {path.split('/')[3]}: {type(gone).__name__}")
+            return Reply(0, b"")
         finally:
             http.close()
 
@@ -146,11 +153,7 @@ async def join(player: Pooled) -> None:
     body = {"preset": "standard", "target": 100}
     reply = Reply(0, b"")
     for _try in range(JOIN_TRIES):
-        try:
-            reply = await player.call("POST", "/api/v1/pool", body, key)
-        except (OSError, TimeoutError, asyncio.IncompleteReadError) as gone:
-            player.errors.append(f"join: {type(gone).__name__}")
-            reply = Reply(0, b"")
+        reply = await player.call("POST", "/api/v1/pool", body, key)
         if reply.status not in (0, 429, 503):
             break
         player.join_retries += 1
@@ -160,8 +163,8 @@ async def join(player: Pooled) -> None:
     if reply.status == 409:  # already waiting (an earlier try got through): where are we?
         reply = await player.call("GET", "/api/v1/pool")
     answer = reply.json() if reply.status in (200, 201) else None
-    if answer is None:
-        player.errors.append(f"join answered {player.join_status}: {reply.code}")
+    if answer is None and reply.status:
+        player.errors.append(f"join answered {reply.status}: {reply.code}")
     elif answer.get("status") == "paired":
         player.paired_into(str(answer["match"]), "answer")
 
@@ -177,7 +180,7 @@ async def one_player(player: Pooled, deadline: float) -> None:
     player.open_status = reply.status
     if reply.status == 200:
         player.opened_at = time.perf_counter()
-    else:
+    elif reply.status:
         player.errors.append(f"open match answered {reply.status}")
 
 
@@ -253,18 +256,68 @@ async def setup(stack: ExitStack, args: argparse.Namespace) -> dict[str, str]:
     return env
 
 
-async def burst(players: list[Pooled], meter: Meter) -> tuple[float, dict[str, float]]:
+@contextlib.contextmanager
+def sampled(servers: list[Server], out: str | None) -> Iterator[None]:
+    """With ``out``: ``py-spy record`` of each daphne process while the block runs, raw
+    (collapsed) stacks with thread names, to ``out/<server>.txt``."""
+    if not out:
+        yield
+        return
+    spies = [
+        subprocess.Popen(
+            [
+                "py-spy",
+                "record",
+                "-p",
+                str(s.process.pid),
+                "-r",
+                "100",
+                "-f",
+                "raw",
+                "--threads",
+                "--nonblocking",
+                "-o",
+                str(Path(out) / f"{s.name}.txt"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for s in servers
+    ]
+    try:
+        yield
+    finally:
+        for spy in spies:
+            spy.send_signal(signal.SIGINT)  # py-spy writes what it has and ends
+        for spy in spies:
+            spy.wait(timeout=30)
+
+
+async def idle_cpu(meter: Meter, seconds: float) -> dict[str, float]:
+    """What the servers spend per second with every player's socket open and nobody doing
+    anything (the streams' keep-alives and heartbeats): part of any second of the burst."""
+    say(f"measuring the servers' CPU with {seconds:.0f} s of idle sockets")
+    meter.begin()
+    await asyncio.sleep(seconds)
+    used = meter.end()
+    return {f"idle_{k}_per_s": round(v / seconds, 3) for k, v in used.items() if k != "machine"}
+
+
+async def burst(
+    players: list[Pooled], meter: Meter, spy: str | None
+) -> tuple[float, dict[str, float]]:
     """Every player joins at once; until all have their match open (or GIVE_UP_SECONDS)."""
     say(f"{len(players)} players join the pool at once")
-    meter.begin()
-    begun = time.perf_counter()
-    ticker = asyncio.create_task(report_progress(players, begun))
-    try:
-        deadline = begun + GIVE_UP_SECONDS
-        await asyncio.gather(*(one_player(p, deadline) for p in players))
-    finally:
-        ticker.cancel()
-    return begun, meter.end()
+    with sampled(meter.servers, spy):
+        meter.begin()
+        begun = time.perf_counter()
+        ticker = asyncio.create_task(report_progress(players, begun))
+        try:
+            deadline = begun + GIVE_UP_SECONDS
+            await asyncio.gather(*(one_player(p, deadline) for p in players))
+        finally:
+            ticker.cancel()
+        return begun, meter.end()
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -288,7 +341,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             progress = Progress("event sockets", n)
             await limited([lambda p=p: connect(p) for p in players], CONNECT_CONCURRENCY, progress)
-            begun, cpu = await burst(players, Meter(servers, env["DATABASE_URL"]))
+            meter = Meter(servers, env["DATABASE_URL"])
+            idle = await idle_cpu(meter, args.idle_seconds)
+            begun, cpu = await burst(players, meter, args.py_spy)
         finally:
             for p in players:
                 if p.listener is not None:
@@ -299,7 +354,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     shutil.copy(server.log, Path(args.keep_logs) / server.log.name)
         checked = json.loads(await run_quiet([sys.executable, "-m", "bench.pool_check"], env))
         tracebacks = sum(s.log.read_text(errors="replace").count("Traceback") for s in servers)
-    return result_of(config.title, players, begun, cpu, checked, tracebacks)
+    return result_of(config.title, players, begun, {**cpu, **idle}, checked, tracebacks)
 
 
 def result_of(
@@ -366,6 +421,8 @@ def render(result: dict[str, Any]) -> str:
         f"{result['server_cpu_ms_per_pairing']} ms per pairing; PostgreSQL backends "
         f"{cpu['postgres']} s = {result['postgres_cpu_ms_per_pairing']} ms; "
         f"machine {cpu['machine']} s",
+        f"  idle sockets before:     daphne {cpu['idle_daphne_per_s']} s and PostgreSQL "
+        f"{cpu['idle_postgres_per_s']} s of CPU per second",
         f"  clients saw:             {result['players_paired_twice']} players paired twice, "
         f"{result['matches_heard_by_one']} matches heard of by one player only",
         f"  the database says:       entries {db['entries']}, {db['matches']} matches; "
@@ -385,6 +442,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
     parser.add_argument("--keep-logs", metavar="DIR", help="copy the server logs here")
+    parser.add_argument(
+        "--idle-seconds", type=float, default=5.0, help="the idle sockets' CPU, measured first"
+    )
+    parser.add_argument(
+        "--py-spy", metavar="DIR", help="sample the servers during the burst (py-spy, raw stacks)"
+    )
     args = parser.parse_args(argv)
     if args.players < 2 or args.players % 2:
         parser.error("--players must be an even number, at least 2")

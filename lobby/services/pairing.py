@@ -92,12 +92,28 @@ def start_match(
     hints: bool = False,
     *,
     rated: bool = False,
-    from_pool: bool = False,
 ) -> Match:
     """In the caller's transaction (the players locked and found free): the match they agreed
     on, ``first`` in seat 0, played for rating if ``rated``; every other open challenge, seek
     and place in the pool of theirs withdrawn, the lobby told, and both players' lobby pages
     sent to the table."""
+    match = new_match(first, second, preset, target, hints, rated=rated)
+    withdraw_elsewhere([first.pk, second.pk], now)
+    send_to_match([first.pk, second.pk], match)
+    return match
+
+
+def new_match(
+    first: AbstractBaseUser,
+    second: AbstractBaseUser,
+    preset: str,
+    target: int,
+    hints: bool = False,
+    *,
+    rated: bool = False,
+) -> Match:
+    """``start_match`` without the rest: the match alone (what quick pairing seats many of in
+    one transaction before it withdraws all their players' other offers at once)."""
     try:
         match = create_match(
             Match.Kind.LOBBY,
@@ -109,7 +125,13 @@ def start_match(
         raise Conflict(refused.message) from None
     if rated:
         results.mark_rated(match, preset)
-    players = [first.pk, second.pk]
+    return match
+
+
+def withdraw_elsewhere(players: list[int], now: datetime, *, from_pool: bool = False) -> None:
+    """These players just sat down: their open challenges (either way), seeks and places in
+    the pool are withdrawn, and the lobby hears of what was (``from_pool``: quick pairing
+    marked its own entries paired first, and touched no challenge or seek itself)."""
     cancelled = (
         Challenge.objects.filter(status=Challenge.Status.OPEN)
         .filter(Q(challenger_id__in=players) | Q(challenged_id__in=players))
@@ -118,15 +140,11 @@ def start_match(
     withdrawn = Seek.objects.filter(status=Seek.Status.OPEN, poster_id__in=players).update(
         status=Seek.Status.CANCELLED
     )
-    # Out of the quick-pairing pool too (a pool pass marked its own two paired already).
     PoolEntry.objects.filter(status=PoolEntry.Status.WAITING, user_id__in=players).update(
         status=PoolEntry.Status.CANCELLED, ended_at=now
     )
-    # The new match reaches "matches" and "players" through games' announcement. Quick
-    # pairing touched no challenge or seek itself: the lobby hears only of what was withdrawn.
+    # A new match reaches "matches" and "players" through games' announcement.
     if cancelled or withdrawn or not from_pool:
         publish(["challenges", "seeks"])
     if cancelled or not from_pool:
         event_feeds.challenges_closed_at(now)
-    send_to_match(players, match)
-    return match
