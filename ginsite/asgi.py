@@ -28,7 +28,7 @@ from ginsite.lanes import LanedASGIHandler  # noqa: E402
 from ginsite.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
 from ginsite.pushes import remember_server_loop  # noqa: E402
 from lobby.event_socket import EventsConsumer  # noqa: E402
-from lobby.services.pool import pair_waiting  # noqa: E402
+from lobby.services.pool import pair_waiting, tell_widened  # noqa: E402
 
 # What daphne answers before Django (a form body it cannot parse, headers over its limit) is
 # the API's JSON error, not a bare 400.
@@ -70,8 +70,10 @@ async def application(scope: Any, receive: Any, send: Any) -> Any:
 if settings.OUTBOX_SWEEP:
     sweeper.jobs.append(Resumer())
     sweeper.jobs.append(deal_overdue)
-    # Quick pairing: players whose rating windows have widened since they joined.
+    # Quick pairing: players whose rating windows have widened since they joined, and the
+    # tiles of those still waiting, which say how far.
     sweeper.jobs.append(pair_waiting)
+    sweeper.jobs.append(tell_widened)
     sweeper.start()
 
 # A server process lives long, and what its imports built (143,000 objects) lives as long: the

@@ -37,6 +37,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -71,6 +72,36 @@ def window(joined_at: datetime, now: datetime) -> int:
     +-100 at first, growing evenly to +-500 over 30 seconds."""
     waited = max(0.0, (now - joined_at) / WIDEN_OVER)
     return round(WINDOW_START + (WINDOW_MAX - WINDOW_START) * min(1.0, waited))
+
+
+# --- The tile of a waiting player ---------------------------------------------------------------
+
+# A waiting player's "Play now" tile says how far from their rating they are looked for
+# (``window``); it is pushed again each time that has grown by this much.
+WINDOW_STEP = 50
+_TOLD_LOCK, _TOLD_AT = "pool:widened:lock", "pool:widened:at"
+
+
+def tell_widened(now: datetime | None = None) -> list[int]:
+    """Push the tile of every waiting player whose window grew by a step (a multiple of
+    WINDOW_STEP) since this last ran on any worker (each worker's sweep calls it; one of
+    them at a time, the last time kept in the shared cache): the players told."""
+    now = now or timezone.now()
+    if not cache.add(_TOLD_LOCK, 1, timeout=1):
+        return []  # another worker's sweep is telling them right now
+    try:
+        since = cache.get(_TOLD_AT) or now - WIDEN_OVER
+        cache.set(_TOLD_AT, now, timeout=int(WIDEN_OVER.total_seconds()) * 2)
+        widening = PoolEntry.objects.filter(status=Waiting, joined_at__gt=since - WIDEN_OVER)
+        told = [
+            user_id
+            for user_id, joined_at in widening.values_list("user_id", "joined_at")
+            if window(joined_at, now) // WINDOW_STEP > window(joined_at, since) // WINDOW_STEP
+        ]
+        publish_to(told, ["pool"])
+        return told
+    finally:
+        cache.delete(_TOLD_LOCK)
 
 
 def waiting_entry(user: AbstractBaseUser) -> PoolEntry | None:
