@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from bench.live import (
     CONFIGS,
@@ -65,6 +65,7 @@ from bench.live import (
 GIVE_UP_SECONDS = 120.0
 JOIN_TRIES = 8
 RECONNECT_PAUSE = 0.5
+RECONNECT_TRIES = 4
 
 
 @dataclass(eq=False)
@@ -135,12 +136,16 @@ async def listen(player: Pooled, ws: ClientConnection) -> None:
     except ConnectionClosed:
         pass
     if ws.close_code != 1000:
-        # Closed by the server (4500: its stream failed): a client reconnects with since=N.
+        # Closed by the server (4500: its stream failed): a client reconnects with since=N,
+        # and again after a pause that doubles, as ``ginclient``'s stream does.
         player.socket_closes += 1
         player.errors.append(f"socket closed by the server ({ws.close_code})")
-        await asyncio.sleep(RECONNECT_PAUSE)
-        with contextlib.suppress(OSError, TimeoutError, ConnectionClosed):
-            await connect(player)
+        for attempt in range(RECONNECT_TRIES):
+            await asyncio.sleep(RECONNECT_PAUSE * 2**attempt)
+            with contextlib.suppress(OSError, TimeoutError, WebSocketException):
+                await connect(player)
+                return
+        player.errors.append("socket not reopened")
 
 
 # --- Join, wait, open ---------------------------------------------------------------------------
