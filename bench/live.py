@@ -348,6 +348,7 @@ def flush_redis(url: str) -> None:
 class Reply:
     status: int
     body: bytes
+    headers: dict[str, str] = field(default_factory=dict)
 
     def json(self) -> Any:
         return json.loads(self.body) if self.body else None
@@ -373,7 +374,13 @@ class Http:
         self.resent = 0
 
     async def call(
-        self, method: str, path: str, payload: Any = None, *, idempotent: bool = False
+        self,
+        method: str,
+        path: str,
+        payload: Any = None,
+        *,
+        idempotent: bool = False,
+        headers: Sequence[str] = (),
     ) -> Reply:
         body = b"" if payload is None else json.dumps(payload).encode()
         head = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}"]
@@ -383,6 +390,7 @@ class Http:
             head += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
         if idempotent:
             head.append(f"Idempotency-Key: {uuid.uuid4()}")
+        head += headers
         request = ("\r\n".join(head) + "\r\n\r\n").encode() + body
         async with self.lock:
             try:
@@ -424,7 +432,7 @@ class Http:
             self.close()
         if headers.get("connection", "").lower() == "close":
             self.close()
-        return Reply(status, body)
+        return Reply(status, body, headers)
 
     @staticmethod
     async def _chunks(reader: asyncio.StreamReader) -> bytes:

@@ -2,12 +2,23 @@
 
 Starts the site as ``bench.live`` does (``embedded``: a SQLite file and one daphne; ``pg1`` /
 ``pg2``: PostgreSQL and Redis with one or two daphne workers, a fresh database dropped at the
-end), makes the players with API tokens, opens each one's ``/ws/events/`` socket, then has all
-of them ``POST /api/v1/pool`` at once (standard to 100, casual). It reports the time from the
-first join until the last player was paired (the join's answer said "paired", or the
-``paired`` event came on the socket; the goal is under 10 s for 500), the joins' round trips,
-the server CPU per pairing, and whether anyone was paired twice. Progress goes to stderr,
-results to stdout; it never asserts.
+end) and makes the players with API tokens. Each player then does what ``python -m ginclient
+pair`` does, no faster and no cheaper:
+
+1. holds its ``/ws/events/`` socket (opened before the burst, a few at a time: the players are
+   in the lobby already) and, when the server closes it, opens it again with ``since`` (counted);
+2. at the same moment as every other player, ``POST /api/v1/pool`` (standard to 100, casual) on
+   a fresh connection, with an ``Idempotency-Key`` that a retry keeps; a 429 or 503 is sent
+   again after its ``Retry-After``; a 409 (already waiting) is followed by ``GET /api/v1/pool``;
+3. waits for "paired" (in the join's answer or as an event on its socket);
+4. opens the match: ``GET /api/v1/matches/{id}`` on a fresh connection.
+
+It reports the time from the first join until the last player heard it was paired (the goal is
+under 10 s for 500) and until the last one had its match open, the joins' round trips, the
+server CPU per pairing (the daphne processes; with PostgreSQL also its backends for the site's
+database, and the whole machine), errors, and what the database says afterwards
+(``bench.pool_check``: nobody paired twice, no pairing a player has no event of). Progress
+goes to stderr once a second, results to stdout; it never asserts.
 """
 
 from __future__ import annotations
@@ -17,16 +28,20 @@ import asyncio
 import contextlib
 import json
 import shutil
+import signal
+import subprocess
 import sys
 import time
+import uuid
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from bench.live import (
     CONFIGS,
@@ -34,7 +49,11 @@ from bench.live import (
     HTTP_TIMEOUT,
     Http,
     Progress,
+    Reply,
+    Server,
+    cpu_seconds,
     limited,
+    machine_cpu,
     open_socket,
     run_quiet,
     say,
@@ -44,88 +63,195 @@ from bench.live import (
 )
 
 GIVE_UP_SECONDS = 120.0
-JOIN_TRIES = 5
+JOIN_TRIES = 8
+RECONNECT_PAUSE = 0.5
+RECONNECT_TRIES = 4
 
 
 @dataclass(eq=False)
 class Pooled:
-    """One player: its connection, its event socket, and when (and into what) it was paired."""
+    """One player: its socket, its join, and when it heard of its match and opened it."""
 
     username: str
     token: str
     port: int
-    http: Http
     ws: ClientConnection | None = None
     listener: asyncio.Task[None] | None = None
+    cursor: int | None = None  # the last event number seen (for ``since``)
+    socket_closes: int = 0
     join_status: int | None = None
     join_seconds: float | None = None
     join_retries: int = 0
     matches: list[str] = field(default_factory=list)
+    heard_via: str = ""
     paired: asyncio.Event = field(default_factory=asyncio.Event)
     paired_at: float | None = None
+    open_status: int | None = None
+    opened_at: float | None = None
+    errors: list[str] = field(default_factory=list)
 
-    def paired_into(self, match: str) -> None:
+    def paired_into(self, match: str, via: str) -> None:
         if match not in self.matches:
             self.matches.append(match)
         if self.paired_at is None:
-            self.paired_at = time.perf_counter()
+            self.paired_at, self.heard_via = time.perf_counter(), via
         self.paired.set()
+
+    async def call(self, method: str, path: str, body: Any = None, key: str = "") -> Reply:
+        """One request on a connection of its own, as ``ginclient`` (urllib) sends each; no
+        answer within HTTP_TIMEOUT (or a connection refused or dropped) is status 0."""
+        http = Http(self.port, self.token)
+        headers = ["Connection: close"] + ([f"Idempotency-Key: {key}"] if key else [])
+        try:
+            return await http.call(method, path, body, headers=headers)
+        except (OSError, TimeoutError, asyncio.IncompleteReadError) as gone:
+            self.errors.append(f"{method} {path.split('/')[3]}: {type(gone).__name__}")
+            return Reply(0, b"")
+        finally:
+            http.close()
+
+
+# --- The event socket ---------------------------------------------------------------------------
 
 
 async def connect(player: Pooled) -> None:
-    url = f"ws://127.0.0.1:{player.port}/ws/events/?token={player.token}"
+    since = f"&since={player.cursor}" if player.cursor is not None else ""
+    url = f"ws://127.0.0.1:{player.port}/ws/events/?token={player.token}{since}"
     player.ws = await open_socket(url)
     async with asyncio.timeout(HTTP_TIMEOUT):
-        await player.ws.recv()  # the hello: events from here on reach this socket
+        hello = json.loads(await player.ws.recv())  # events from here on reach this socket
+    if player.cursor is None:
+        player.cursor = int(hello["since"])
     player.listener = asyncio.create_task(listen(player, player.ws))
 
 
 async def listen(player: Pooled, ws: ClientConnection) -> None:
-    with contextlib.suppress(ConnectionClosed):
+    try:
         async for frame in ws:
             message = json.loads(frame)
+            if "seq" in message:
+                player.cursor = max(player.cursor or 0, int(message["seq"]))
             if message.get("type") == "paired":
-                player.paired_into(str(message["data"]["match"]))
+                player.paired_into(str(message["data"]["match"]), "event")
+    except ConnectionClosed:
+        pass
+    if ws.close_code != 1000:
+        # Closed by the server (4500: its stream failed): a client reconnects with since=N,
+        # and again after a pause that doubles, as ``ginclient``'s stream does.
+        player.socket_closes += 1
+        player.errors.append(f"socket closed by the server ({ws.close_code})")
+        for attempt in range(RECONNECT_TRIES):
+            await asyncio.sleep(RECONNECT_PAUSE * 2**attempt)
+            with contextlib.suppress(OSError, TimeoutError, WebSocketException):
+                await connect(player)
+                return
+        player.errors.append("socket not reopened")
+
+
+# --- Join, wait, open ---------------------------------------------------------------------------
 
 
 async def join(player: Pooled) -> None:
-    """Join, as a client should: again after a 503 or 429 (the server too busy for now)."""
-    begun = time.perf_counter()
+    """``POST /pool`` as ``ginclient pair`` does, but also again after a 503 (the server too
+    busy for now) as after a 429, after the ``Retry-After`` it asks for, with the same key."""
+    begun, key = time.perf_counter(), uuid.uuid4().hex
+    body = {"preset": "standard", "target": 100}
+    reply = Reply(0, b"")
     for _try in range(JOIN_TRIES):
-        body = {"preset": "standard"}
-        reply = await player.http.call("POST", "/api/v1/pool", body, idempotent=True)
-        if reply.status not in (429, 503):
+        reply = await player.call("POST", "/api/v1/pool", body, key)
+        if reply.status not in (0, 429, 503):
             break
         player.join_retries += 1
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(float(reply.headers.get("retry-after", "1")))
     player.join_seconds = time.perf_counter() - begun
     player.join_status = reply.status
-    body = reply.json() or {}
-    if reply.status == 201 and body.get("status") == "paired":
-        player.paired_into(str(body["match"]))
+    if reply.status == 409:  # already waiting (an earlier try got through): where are we?
+        reply = await player.call("GET", "/api/v1/pool")
+    answer = reply.json() if reply.status in (200, 201) else None
+    if answer is None and reply.status:
+        player.errors.append(f"join answered {reply.status}: {reply.code}")
+    elif answer.get("status") == "paired":
+        player.paired_into(str(answer["match"]), "answer")
 
 
-async def wait_paired(players: list[Pooled], begun: float) -> list[Pooled]:
-    """Until every player is paired (or GIVE_UP_SECONDS); those still waiting."""
-    progress = Progress("paired", len(players))
+async def one_player(player: Pooled, deadline: float) -> None:
+    await join(player)
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(max(0.0, deadline - time.perf_counter())):
+            await player.paired.wait()
+    if not player.matches:
+        return
+    reply = await player.call("GET", f"/api/v1/matches/{player.matches[0]}")
+    player.open_status = reply.status
+    if reply.status == 200:
+        player.opened_at = time.perf_counter()
+    elif reply.status:
+        player.errors.append(f"open match answered {reply.status}")
 
-    async def one(player: Pooled) -> None:
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(max(0.0, begun + GIVE_UP_SECONDS - time.perf_counter())):
-                await player.paired.wait()
-                progress.tick()
 
-    await asyncio.gather(*(one(p) for p in players))
-    return [p for p in players if p.paired_at is None]
+async def report_progress(players: list[Pooled], begun: float) -> None:
+    """A line a second while the burst runs."""
+    while True:
+        await asyncio.sleep(1.0)
+        answered = sum(1 for p in players if p.join_status is not None)
+        paired = sum(1 for p in players if p.paired_at is not None)
+        opened = sum(1 for p in players if p.opened_at is not None)
+        errors = sum(len(p.errors) for p in players)
+        say(
+            f"  {time.perf_counter() - begun:5.1f} s: joins answered {answered}, "
+            f"paired {paired}, matches open {opened} of {len(players)}; errors {errors}"
+        )
 
 
-def exactly_once(players: list[Pooled]) -> dict[str, int]:
-    """Players in more than one match, and matches without exactly two of our players."""
-    seated = Counter(m for p in players for m in p.matches)
-    return {
-        "players_paired_twice": sum(1 for p in players if len(p.matches) > 1),
-        "matches_not_of_two": sum(1 for n in seated.values() if n != 2),
-    }
+# --- CPU of the servers -------------------------------------------------------------------------
+
+
+class Meter:
+    """CPU seconds of the daphne processes, PostgreSQL's backends serving the site's database
+    (those alive at the end: the servers' pools keep theirs), and the whole machine."""
+
+    def __init__(self, servers: list[Server], database: str) -> None:
+        self.servers, self.database = servers, database
+        self.start: dict[str, Any] = {}
+
+    def backends(self) -> dict[int, float]:
+        if not self.database.startswith("postgres"):
+            return {}
+        import psycopg
+
+        with psycopg.connect(self.database, autocommit=True) as conn:
+            pids = conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid()"
+            ).fetchall()
+        found = {}
+        for (pid,) in pids:
+            with contextlib.suppress(OSError):
+                found[int(pid)] = cpu_seconds(int(pid))
+        return found
+
+    def read(self) -> dict[str, Any]:
+        return {
+            "daphne": sum(s.cpu() for s in self.servers),
+            "backends": self.backends(),
+            "machine": machine_cpu()[0],
+        }
+
+    def begin(self) -> None:
+        self.start = self.read()
+
+    def end(self) -> dict[str, float]:
+        now = self.read()
+        before = self.start["backends"]
+        database = sum(cpu - before.get(pid, 0.0) for pid, cpu in now["backends"].items())
+        return {
+            "daphne": round(now["daphne"] - self.start["daphne"], 2),
+            "postgres": round(database, 2),
+            "machine": round(now["machine"] - self.start["machine"], 2),
+        }
+
+
+# --- A run --------------------------------------------------------------------------------------
 
 
 async def setup(stack: ExitStack, args: argparse.Namespace) -> dict[str, str]:
@@ -133,6 +259,70 @@ async def setup(stack: ExitStack, args: argparse.Namespace) -> dict[str, str]:
     env, log_dir = await site_database(stack, CONFIGS[args.config], args, "bench_pool")
     env["BENCH_LOG_DIR"] = str(log_dir)
     return env
+
+
+@contextlib.contextmanager
+def sampled(servers: list[Server], out: str | None) -> Iterator[None]:
+    """With ``out``: ``py-spy record`` of each daphne process while the block runs, raw
+    (collapsed) stacks with thread names, to ``out/<server>.txt``."""
+    if not out:
+        yield
+        return
+    spies = [
+        subprocess.Popen(
+            [
+                "py-spy",
+                "record",
+                "-p",
+                str(s.process.pid),
+                "-r",
+                "100",
+                "-f",
+                "raw",
+                "--threads",
+                "--nonblocking",
+                "-o",
+                str(Path(out) / f"{s.name}.txt"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for s in servers
+    ]
+    try:
+        yield
+    finally:
+        for spy in spies:
+            spy.send_signal(signal.SIGINT)  # py-spy writes what it has and ends
+        for spy in spies:
+            spy.wait(timeout=30)
+
+
+async def idle_cpu(meter: Meter, seconds: float) -> dict[str, float]:
+    """What the servers spend per second with every player's socket open and nobody doing
+    anything (the streams' keep-alives and heartbeats): part of any second of the burst."""
+    say(f"measuring the servers' CPU with {seconds:.0f} s of idle sockets")
+    meter.begin()
+    await asyncio.sleep(seconds)
+    used = meter.end()
+    return {f"idle_{k}_per_s": round(v / seconds, 3) for k, v in used.items() if k != "machine"}
+
+
+async def burst(
+    players: list[Pooled], meter: Meter, spy: str | None
+) -> tuple[float, dict[str, float]]:
+    """Every player joins at once; until all have their match open (or GIVE_UP_SECONDS)."""
+    say(f"{len(players)} players join the pool at once")
+    with sampled(meter.servers, spy):
+        meter.begin()
+        begun = time.perf_counter()
+        ticker = asyncio.create_task(report_progress(players, begun))
+        try:
+            deadline = begun + GIVE_UP_SECONDS
+            await asyncio.gather(*(one_player(p, deadline) for p in players))
+        finally:
+            ticker.cancel()
+        return begun, meter.end()
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -149,59 +339,102 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             stack, "daphne", "ginsite.asgi:application", config.workers, env, log_dir
         )
         await asyncio.gather(*(s.wait_ready("/api/v1/me") for s in servers))
-        players = []
-        for i, (username, token) in enumerate(credentials):
-            port = servers[i % len(servers)].port
-            players.append(Pooled(username, token, port, Http(port, token)))
+        players = [
+            Pooled(username, token, servers[i % len(servers)].port)
+            for i, (username, token) in enumerate(credentials)
+        ]
         try:
             progress = Progress("event sockets", n)
             await limited([lambda p=p: connect(p) for p in players], CONNECT_CONCURRENCY, progress)
-            cpu_before = sum(s.cpu() for s in servers)
-            say(f"{n} players join the pool at once")
-            begun = time.perf_counter()
-            await asyncio.gather(*(join(p) for p in players))
-            say("  all joins answered")
-            left = await wait_paired(players, begun)
-            last = max((p.paired_at for p in players if p.paired_at), default=begun)
-            cpu = sum(s.cpu() for s in servers) - cpu_before
+            meter = Meter(servers, env["DATABASE_URL"])
+            idle = await idle_cpu(meter, args.idle_seconds)
+            begun, cpu = await burst(players, meter, args.py_spy)
         finally:
             for p in players:
-                p.http.close()
+                if p.listener is not None:
+                    p.listener.cancel()
             await limited([lambda p=p: p.ws.close() for p in players if p.ws], 8)
             if args.keep_logs:
                 for server in servers:
                     shutil.copy(server.log, Path(args.keep_logs) / server.log.name)
+        checked = json.loads(await run_quiet([sys.executable, "-m", "bench.pool_check"], env))
+        tracebacks = sum(s.log.read_text(errors="replace").count("Traceback") for s in servers)
+    return result_of(config.title, players, begun, {**cpu, **idle}, checked, tracebacks)
+
+
+def result_of(
+    title: str,
+    players: list[Pooled],
+    begun: float,
+    cpu: dict[str, float],
+    checked: dict[str, Any],
+    tracebacks: int,
+) -> dict[str, Any]:
+    n = len(players)
+    left = [p for p in players if p.paired_at is None]
     pairs = len({m for p in players for m in p.matches})
+    seated = Counter(m for p in players for m in p.matches)
+
+    def until(moments: list[float | None]) -> float | None:
+        if any(m is None for m in moments):
+            return None
+        return round(max(m for m in moments if m is not None) - begun, 2)
+
     return {
-        "config": config.title,
+        "config": title,
         "players": n,
         "paired_players": n - len(left),
         "matches": pairs,
-        "seconds_until_all_paired": round(last - begun, 2) if not left else None,
+        "seconds_until_all_paired": until([p.paired_at for p in players]),
+        "seconds_until_all_opened": until([p.opened_at for p in players]),
         "join_ms": asdict(summarize(p.join_seconds for p in players if p.join_seconds)),
         "join_statuses": dict(Counter(str(p.join_status) for p in players)),
         "join_retries": sum(p.join_retries for p in players),
-        "server_cpu_seconds": round(cpu, 2),
-        "server_cpu_ms_per_pairing": round(1000 * cpu / pairs, 1) if pairs else None,
-        **exactly_once(players),
+        "heard_via": dict(Counter(p.heard_via for p in players if p.heard_via)),
+        "socket_closes": sum(p.socket_closes for p in players),
+        "errors": dict(Counter(e for p in players for e in p.errors)),
+        "server_tracebacks": tracebacks,
+        "cpu_seconds": cpu,
+        "server_cpu_ms_per_pairing": round(1000 * cpu["daphne"] / pairs, 1) if pairs else None,
+        "postgres_cpu_ms_per_pairing": round(1000 * cpu["postgres"] / pairs, 1) if pairs else None,
+        "players_paired_twice": sum(1 for p in players if len(p.matches) > 1),
+        "matches_heard_by_one": sum(1 for k in seated.values() if k != 2),
+        "database": checked,
     }
 
 
 def render(result: dict[str, Any]) -> str:
-    seconds = result["seconds_until_all_paired"]
-    until = f"{seconds:.2f} s" if seconds is not None else "not all paired"
-    join = result["join_ms"]
+    def seconds(key: str) -> str:
+        value = result[key]
+        return f"{value:.2f} s" if value is not None else "not all"
+
+    join, cpu, db = result["join_ms"], result["cpu_seconds"], result["database"]
+    ms = {k: round(join[k]) if join[k] is not None else "-" for k in ("p50", "p95", "max")}
     lines = [
         f"bench.pool: {result['players']} players, {result['config']}",
-        f"  all paired after:        {until} (goal: under 10 s for 500)",
-        f"  paired players:          {result['paired_players']} in {result['matches']} matches",
-        f"  join round trip (ms):    p50 {join['p50']}  p95 {join['p95']}  max {join['max']}",
+        f"  all paired after:        {seconds('seconds_until_all_paired')} "
+        "(goal: under 10 s for 500)",
+        f"  all matches open after:  {seconds('seconds_until_all_opened')}",
+        f"  paired players:          {result['paired_players']} in {result['matches']} matches "
+        f"(heard: {result['heard_via']})",
+        f"  join round trip (ms):    p50 {ms['p50']}  p95 {ms['p95']}  max {ms['max']}",
         f"  join statuses:           {result['join_statuses']} "
         f"(after {result['join_retries']} retries of a 503 or 429)",
-        f"  server CPU:              {result['server_cpu_seconds']} s, "
-        f"{result['server_cpu_ms_per_pairing']} ms per pairing",
-        f"  paired twice / bad:      {result['players_paired_twice']} players, "
-        f"{result['matches_not_of_two']} matches",
+        f"  errors:                  {result['errors'] or 'none'}; "
+        f"{result['server_tracebacks']} tracebacks in the server logs",
+        f"  server CPU:              daphne {cpu['daphne']} s = "
+        f"{result['server_cpu_ms_per_pairing']} ms per pairing; PostgreSQL backends "
+        f"{cpu['postgres']} s = {result['postgres_cpu_ms_per_pairing']} ms; "
+        f"machine {cpu['machine']} s",
+        f"  idle sockets before:     daphne {cpu['idle_daphne_per_s']} s and PostgreSQL "
+        f"{cpu['idle_postgres_per_s']} s of CPU per second",
+        f"  clients saw:             {result['players_paired_twice']} players paired twice, "
+        f"{result['matches_heard_by_one']} matches heard of by one player only",
+        f"  the database says:       entries {db['entries']}, {db['matches']} matches; "
+        f"paired twice {db['players_paired_twice']}, seated twice "
+        f"{db['players_seated_twice']}, matches not of two {db['matches_not_of_two']}, "
+        f"paired without an event {db['paired_unheard']}, "
+        f"two paired events {db['paired_events_twice']}",
     ]
     return "\n".join(lines)
 
@@ -214,6 +447,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
     parser.add_argument("--keep-logs", metavar="DIR", help="copy the server logs here")
+    parser.add_argument(
+        "--idle-seconds", type=float, default=5.0, help="the idle sockets' CPU, measured first"
+    )
+    parser.add_argument(
+        "--py-spy", metavar="DIR", help="sample the servers during the burst (py-spy, raw stacks)"
+    )
     args = parser.parse_args(argv)
     if args.players < 2 or args.players % 2:
         parser.error("--players must be an even number, at least 2")

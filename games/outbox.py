@@ -117,6 +117,7 @@ class Sweeper:
         # More work for the same thread at each sweep (Bea's stalled turns, games.bea_turns).
         self.jobs: list[Callable[[], None]] = []
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -126,10 +127,20 @@ class Sweeper:
 
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
+
+    def wake(self) -> None:
+        """Sweep now rather than at the next tick (work handed over to it, such as the rest
+        of a quick-pairing pass a join had no time for)."""
+        self._wake.set()
 
     def _run(self) -> None:
         sweeps = 0
-        while not self._stop.wait(self.every):
+        while True:
+            self._wake.wait(self.every)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
             try:
                 close_old_connections()
                 found = deliver_orphans()

@@ -29,7 +29,7 @@ from ginsite.pushes import remember_server_loop  # noqa: E402
 from ginsite.socket_auth import AuthMiddlewareStack  # noqa: E402
 from lobby.event_socket import EventsConsumer  # noqa: E402
 from lobby.notifications import remind_due  # noqa: E402
-from lobby.services.pool import pair_waiting  # noqa: E402
+from lobby.services.pool import pair_waiting, tell_widened  # noqa: E402
 
 # What daphne answers before Django (a form body it cannot parse, headers over its limit) is
 # the API's JSON error, not a bare 400.
@@ -72,8 +72,10 @@ async def application(scope: Any, receive: Any, send: Any) -> Any:
 if settings.OUTBOX_SWEEP:
     sweeper.jobs.append(Resumer())
     sweeper.jobs.append(deal_overdue)
-    # Quick pairing: players whose rating windows have widened since they joined.
+    # Quick pairing: players whose rating windows have widened since they joined, and the
+    # tiles of those still waiting, which say how far.
     sweeper.jobs.append(pair_waiting)
+    sweeper.jobs.append(tell_widened)
     # Correspondence: remind the player to move when little of their time is left (at most
     # once a minute across workers, once per turn).
     sweeper.jobs.append(remind_due)

@@ -7,7 +7,14 @@ pragmas for every move, ``CONN_MAX_AGE`` notwithstanding. Here a request borrows
 ``size`` lanes, a single-thread executor that lives as long as the process (asgiref's
 ``ThreadSensitiveContext(executor=...)``), and gives it back when its answer is sent: a lane's
 connection lives on, and no thread starts or stops per request. A request that finds every
-lane busy is served as Django serves it, on a thread of its own.
+lane busy waits (on the event loop, holding no thread) for the first lane given back.
+
+It used to be served at once on a thread of its own. Under a burst (500 players pressing
+"Play now" at once, ``bench.pool``) that meant some 230 threads per process beside the 20
+lanes, each wanting one of the database pool's 20 connections (10 s waits, 503s) and a
+connection of the Redis cache's pool of 100 ("Too many connections", 500s;
+docs/performance.md, the pool). The lanes are as many as the pool's connections, so a request
+that has a lane never waits for the database.
 
 On its lane a request runs Django's synchronous handler, the middleware and the view in one
 go, as under WSGI. Django's asynchronous chain would hop from the lane to the event loop and
@@ -19,9 +26,10 @@ A streaming answer (the NDJSON event stream) may last for hours: it never takes 
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import contextvars
-import queue
+import threading
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -34,34 +42,75 @@ from django.http import HttpRequest, HttpResponseBase
 _on_lane: contextvars.ContextVar[bool] = contextvars.ContextVar("on_lane", default=False)
 
 
+class Lanes:
+    """The free lanes, last in first out (a quiet site keeps using one warm lane), and the
+    requests waiting for one, first come first served. Thread-safe and bound to no event
+    loop (the test suite serves requests from many)."""
+
+    def __init__(self, size: int) -> None:
+        self._lock = threading.Lock()
+        # The thread itself starts with the lane's first request.
+        self._free = [
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"lane{number}")
+            for number in reversed(range(size))
+        ]
+        self._waiting: deque[asyncio.Future[ThreadPoolExecutor]] = deque()
+
+    async def take(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._free:
+                return self._free.pop()
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiting.append(waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            with self._lock:
+                if waiter in self._waiting:
+                    self._waiting.remove(waiter)
+            if waiter.done() and not waiter.cancelled():
+                self.give_back(waiter.result())  # handed over just as we were cancelled
+            raise
+
+    def give_back(self, lane: ThreadPoolExecutor) -> None:
+        """To the first request still waiting, on its own loop; else to the free ones."""
+        with self._lock:
+            while self._waiting:
+                waiter = self._waiting.popleft()
+                try:
+                    waiter.get_loop().call_soon_threadsafe(self._hand, waiter, lane)
+                    return
+                except RuntimeError:  # its loop is closed: the request is gone
+                    continue
+            self._free.append(lane)
+
+    def _hand(self, waiter: asyncio.Future[ThreadPoolExecutor], lane: ThreadPoolExecutor) -> None:
+        if waiter.done():  # cancelled meanwhile (the client went away): the next one
+            self.give_back(lane)
+        else:
+            waiter.set_result(lane)
+
+
 class LanedASGIHandler(ASGIHandler):
     def __init__(self, size: int, *, streaming_paths: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.streaming_paths = streaming_paths
-        # Thread-safe and bound to no event loop (the test suite serves requests from many);
-        # last in, first out, so that a quiet site keeps using one warm lane.
-        self._free: queue.LifoQueue[ThreadPoolExecutor] = queue.LifoQueue()
-        for number in range(size):
-            # The thread itself starts with the lane's first request.
-            self._free.put(ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"lane{number}"))
+        self.lanes = Lanes(size)
         # The same middleware, built once more as a synchronous chain for the lanes.
         self._sync = BaseHandler()
         self._sync.load_middleware(is_async=False)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        lane = None
-        if scope["type"] == "http" and not scope.get("path", "").startswith(self.streaming_paths):
-            with contextlib.suppress(queue.Empty):  # every lane busy: a thread of its own
-                lane = self._free.get_nowait()
-        if lane is None:
+        if scope["type"] != "http" or scope.get("path", "").startswith(self.streaming_paths):
             return await super().__call__(scope, receive, send)
+        lane = await self.lanes.take()
         token = _on_lane.set(True)
         try:
             async with ThreadSensitiveContext(executor=lane):
                 await self.handle(scope, receive, send)
         finally:
             _on_lane.reset(token)
-            self._free.put(lane)
+            self.lanes.give_back(lane)
 
     async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
         if _on_lane.get():

@@ -96,7 +96,6 @@ def start_match(
     hints: bool = False,
     *,
     rated: bool = False,
-    from_pool: bool = False,
     days_per_move: int | None = None,
 ) -> Match:
     """In the caller's transaction (the players locked and found free): the match they agreed
@@ -105,37 +104,49 @@ def start_match(
     pages sent to the table. A correspondence match (``days_per_move``) withdraws nothing
     and sends nobody anywhere: it waits for its players (the caller answers the one who
     accepted with the table; the players' "your turn" lists hear of it from games)."""
+    match = new_match(first, second, preset, target, hints, rated=rated, days=days_per_move)
+    if days_per_move is None:
+        withdraw_elsewhere([first.pk, second.pk], now)
+        send_to_match([first.pk, second.pk], match)
+    else:
+        # Only the challenge or seek it came from changed.
+        publish(["challenges", "seeks"])
+        event_feeds.challenges_closed_at(now)
+    return match
+
+
+def new_match(
+    first: AbstractBaseUser,
+    second: AbstractBaseUser,
+    preset: str,
+    target: int,
+    hints: bool = False,
+    *,
+    rated: bool = False,
+    days: int | None = None,
+) -> Match:
+    """``start_match`` without the rest: the match alone (what quick pairing seats many of in
+    one transaction before it withdraws all their players' other offers at once)."""
     try:
         match = create_match(
             Match.Kind.LOBBY,
             ruleset(preset, target),
             (SeatSpec(Seat.Kind.PLAYER, user=first), SeatSpec(Seat.Kind.PLAYER, user=second)),
             hints=hints,
-            days_per_move=days_per_move,
+            days_per_move=days,
         )
     except Refused as refused:  # a player sat down elsewhere (checked first, under lock)
         raise Conflict(refused.message) from None
     if rated:
         results.mark_rated(match, preset)
-    players = [first.pk, second.pk]
-    cancelled = withdrawn = 0
-    if days_per_move is None:
-        cancelled, withdrawn = _withdraw_live(players, now)
-    # The new match reaches "matches" and "players" through games' announcement. Quick
-    # pairing touched no challenge or seek itself: the lobby hears only of what was withdrawn.
-    if cancelled or withdrawn or not from_pool:
-        publish(["challenges", "seeks"])
-    if cancelled or not from_pool:
-        event_feeds.challenges_closed_at(now)
-    if days_per_move is None:
-        send_to_match(players, match)
     return match
 
 
-def _withdraw_live(players: list[int], now: datetime) -> tuple[int, int]:
-    """A live match started: the players' other open live challenges, seeks and places in
-    the pool are withdrawn (correspondence ones stay: they do not keep anyone at a table).
-    How many challenges and seeks."""
+def withdraw_elsewhere(players: list[int], now: datetime, *, from_pool: bool = False) -> None:
+    """These players just sat down at a live match: their other open live challenges (either
+    way), seeks and places in the pool are withdrawn (correspondence ones stay: they keep
+    nobody at a table), and the lobby hears of what was (``from_pool``: quick pairing marked
+    its own entries paired first, and touched no challenge or seek itself)."""
     cancelled = (
         Challenge.objects.filter(status=Challenge.Status.OPEN, days_per_move__isnull=True)
         .filter(Q(challenger_id__in=players) | Q(challenged_id__in=players))
@@ -144,8 +155,11 @@ def _withdraw_live(players: list[int], now: datetime) -> tuple[int, int]:
     withdrawn = Seek.objects.filter(
         status=Seek.Status.OPEN, poster_id__in=players, days_per_move__isnull=True
     ).update(status=Seek.Status.CANCELLED)
-    # Out of the quick-pairing pool too (a pool pass marked its own two paired already).
     PoolEntry.objects.filter(
         status=PoolEntry.Status.WAITING, user_id__in=players, days_per_move__isnull=True
     ).update(status=PoolEntry.Status.CANCELLED, ended_at=now)
-    return cancelled, withdrawn
+    # A new match reaches "matches" and "players" through games' announcement.
+    if cancelled or withdrawn or not from_pool:
+        publish(["challenges", "seeks"])
+    if cancelled or not from_pool:
+        event_feeds.challenges_closed_at(now)

@@ -7,45 +7,55 @@ has waited longer asked for that much). Never two players where either blocked t
 bot with a human only when the human's tile allows bots; not the one you were paired with
 last time while someone else waits for the same game.
 
-Exactly once: a pair is seated in one transaction that takes the two players' rows
-(``lock_players``, the order every lobby change takes them in; SQLite transactions here take the
-write lock when they begin), re-reads both entries and only then seats them; a pass that
-picked a player someone else seated meanwhile finds their entry paired and leaves them. The
-sweep's full passes also take a PostgreSQL advisory lock, so that two workers do not both
-compute the same pairs.
+Pairing is done in passes over the whole pool (``pair_waiting``), not per join: a join only
+adds its entry and then runs a pass, which seats every pair that fits, a batch of pairs per
+transaction. On PostgreSQL at most two passes run at once (session advisory locks, one per
+worker of a busy site); a join that finds both running leaves its entry to them: a pass looks
+for entries it has not read before it ends. So 500 players pressing "Play now" at once make a
+few passes that pair them all, and not 500 joins each reading the whole pool and racing for the
+same longest-waiting player (docs/performance.md, the pool).
 
-A join pairs its player at once; the periodic sweep every server process runs
-(``games.outbox.Sweeper``, hooked up in ``ginsite.asgi``) pairs those whose windows have widened
-since. The sweep was chosen over a timer in the lobby's socket because API clients wait in the
-pool without one.
+Exactly once: a batch is seated in one transaction that first takes its players' rows, those
+nobody else holds (``SKIP LOCKED``: the other pass seating the same pairs, or a challenge being
+accepted, has them; such pairs are left for later), re-reads their entries and who is in a
+lobby match, and seats only the pairs whose two players are held, still wait and are free.
+SQLite transactions here take the write lock when they begin, so there a pass takes them all.
+
+Every worker's periodic sweep (``games.outbox.Sweeper``, hooked up in ``ginsite.asgi``) runs a
+pass too, for the players whose windows have widened since they joined. The sweep was chosen
+over a timer in the lobby's socket because API clients wait in the pool without one.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.correspondence import check_days
 from games.models import Match
+from games.outbox import sweeper
 from games.services import lock_players
-from ginsite.refusals import Conflict, Refused
+from ginsite.refusals import Conflict
 from lobby import event_log
-from lobby.broadcast import publish_to
+from lobby.broadcast import publish_to, send_to_match
 from lobby.event_feeds import person_json
 from lobby.models import Block, PoolEntry
 from lobby.presence import busy_user_ids, seen_over_http
 from lobby.ratings.glicko import START_RATING
 from lobby.ratings.models import Rating
 
-from .pairing import check_free, check_rules, start_match
+from .pairing import check_free, check_rules, new_match, withdraw_elsewhere
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -53,8 +63,8 @@ if TYPE_CHECKING:
 WINDOW_START = 100
 WINDOW_MAX = 500
 WIDEN_OVER = timedelta(seconds=30)
-# The pool's advisory lock (one bigint key: its own space beside the event log's pairs of keys).
-_POOL_LOCK = 0x67696E706F6F6C  # "ginpool"
+# The pool's advisory locks (bigint keys: their own space beside the event log's pairs of keys).
+_POOL_LOCKS = (0x67696E706F6F6C, 0x67696E706F6F6D)  # "ginpool", "ginpoom"
 Waiting = PoolEntry.Status.WAITING
 
 
@@ -63,6 +73,36 @@ def window(joined_at: datetime, now: datetime) -> int:
     +-100 at first, growing evenly to +-500 over 30 seconds."""
     waited = max(0.0, (now - joined_at) / WIDEN_OVER)
     return round(WINDOW_START + (WINDOW_MAX - WINDOW_START) * min(1.0, waited))
+
+
+# --- The tile of a waiting player ---------------------------------------------------------------
+
+# A waiting player's "Play now" tile says how far from their rating they are looked for
+# (``window``); it is pushed again each time that has grown by this much.
+WINDOW_STEP = 50
+_TOLD_LOCK, _TOLD_AT = "pool:widened:lock", "pool:widened:at"
+
+
+def tell_widened(now: datetime | None = None) -> list[int]:
+    """Push the tile of every waiting player whose window grew by a step (a multiple of
+    WINDOW_STEP) since this last ran on any worker (each worker's sweep calls it; one of
+    them at a time, the last time kept in the shared cache): the players told."""
+    now = now or timezone.now()
+    if not cache.add(_TOLD_LOCK, 1, timeout=1):
+        return []  # another worker's sweep is telling them right now
+    try:
+        since = cache.get(_TOLD_AT) or now - WIDEN_OVER
+        cache.set(_TOLD_AT, now, timeout=int(WIDEN_OVER.total_seconds()) * 2)
+        widening = PoolEntry.objects.filter(status=Waiting, joined_at__gt=since - WIDEN_OVER)
+        told = [
+            user_id
+            for user_id, joined_at in widening.values_list("user_id", "joined_at")
+            if window(joined_at, now) // WINDOW_STEP > window(joined_at, since) // WINDOW_STEP
+        ]
+        publish_to(told, ["pool"])
+        return told
+    finally:
+        cache.delete(_TOLD_LOCK)
 
 
 def waiting_entry(user: AbstractBaseUser) -> PoolEntry | None:
@@ -94,6 +134,7 @@ def join_pool(
     seen_over_http(user)
     target = check_rules(preset, target)
     days = check_days(days_per_move)
+    clock = now  # what the pass after the join goes by: the time it runs at when None
     now = now or timezone.now()
     try:
         with transaction.atomic():
@@ -116,7 +157,7 @@ def join_pool(
         raise Conflict(
             _("You are already waiting for a game. Cancel it to play something else.")
         ) from None
-    pair_waiting(now, only=entry)
+    pair_waiting(clock, budget=JOIN_PASS_SECONDS)
     entry.refresh_from_db()
     return entry
 
@@ -165,6 +206,10 @@ class Pool:
     blocked: frozenset[tuple[int, int]]
     now: datetime
 
+    @cached_property
+    def windows(self) -> dict[int, int]:
+        return {e.pk: window(e.joined_at, self.now) for e in self.entries}
+
     def fits(self, a: PoolEntry, b: PoolEntry) -> bool:
         """Whether ``a`` and ``b`` may play each other at all (the window aside)."""
         same_game = (a.preset, a.target, a.rated, a.days_per_move) == (
@@ -181,7 +226,7 @@ class Pool:
         )
 
     def near(self, a: PoolEntry, b: PoolEntry) -> bool:
-        wider = max(window(a.joined_at, self.now), window(b.joined_at, self.now))
+        wider = max(self.windows[a.pk], self.windows[b.pk])
         return abs(a.rating - b.rating) <= wider
 
     def best_for(self, me: PoolEntry, others: Iterable[PoolEntry]) -> PoolEntry | None:
@@ -194,11 +239,11 @@ class Pool:
             return None
         return min(near, key=lambda o: (abs(o.rating - me.rating), o.joined_at, o.pk))
 
-    def pairs(self, only: PoolEntry | None = None) -> list[tuple[PoolEntry, PoolEntry]]:
-        """Pairs to seat, the player waiting longest first. With ``only``: that player's."""
+    def pairs(self) -> list[tuple[PoolEntry, PoolEntry]]:
+        """Pairs to seat, the player waiting longest first."""
         free = {e.pk: e for e in self.entries}
         found = []
-        for me in [only] if only is not None else self.entries:
+        for me in self.entries:
             if me.pk not in free:
                 continue
             other = self.best_for(me, (e for pk, e in free.items() if pk != me.pk))
@@ -214,89 +259,91 @@ def _again(a: PoolEntry, b: PoolEntry) -> bool:
 
 # --- Pairing -----------------------------------------------------------------------------------
 
+# Pairs seated in one transaction: their players' rows stay locked until it commits, and their
+# "paired" events and pushes leave with the commit.
+SEAT_BATCH = 25
+# A pass run by a join stops after this long (between two batches) and hands the rest to its
+# process's sweep, woken at once: the join is answered, not held for a whole burst of joins.
+JOIN_PASS_SECONDS = 1.0
+# A pass reads the pool again while its last read found pairs (players joined meanwhile), and
+# runs again after its lock is released while someone joined unseen; at most this many times
+# each, so that one request does not pair the site for ever (the sweep goes on from there).
+_ROUNDS = 20
 
-def pair_waiting(now: datetime | None = None, only: PoolEntry | None = None) -> list[Match]:
-    """One pairing pass: seat every pair that fits now; the matches started. The sweep of
-    every worker calls it every few seconds; one pass runs at a time (another worker's pass
-    in progress is left to do the work). With ``only``: that entry's player, if someone fits
-    them (a join), which needs no such lock: two joins that pick the same player queue on
-    that player's row in ``_seat``, and the one that comes second looks again."""
-    now = now or timezone.now()
-    if only is not None:
-        return _pair_one(only, now)
-    started = []
-    with _one_pass_at_a_time() as mine:
-        if not mine:
-            return []
-        pool = _read_pool(now, None)
-        assert pool is not None  # None only for a join's entry
-        for first, second in pool.pairs():
-            # Each pair in a transaction of its own: holding one pair's players while
-            # locking the next pair's would take rows out of ``lock_players``' order.
-            match = _try_seat(first, second, now)
-            if match is not None:
-                started.append(match)
+
+def pair_waiting(now: datetime | None = None, *, budget: float | None = None) -> list[Match]:
+    """One pairing pass: seat every pair that fits now; the matches started. Every join and
+    every worker's sweep call it; ``now`` is the clock (the current time when None). A pass
+    that finds the others running (on PostgreSQL) returns at once: they see this caller's
+    entry, since a pass looks for unread entries after releasing its lock. With ``budget``
+    (seconds): stop after that long and leave the rest to the sweep."""
+    deadline = None if budget is None else time.monotonic() + budget
+    started: list[Match] = []
+    for _round in range(_ROUNDS):
+        with _one_pass_at_a_time() as mine:
+            if not mine:
+                return started
+            read, matches, done = _pass(now, deadline)
+            started += matches
+        if not done:
+            sweeper.wake()
+            break
+        # A join that committed while we held the lock, and found it taken, left its entry
+        # to us: anything waiting that the last read did not see, and we go again.
+        if not PoolEntry.objects.filter(status=Waiting).exclude(pk__in=read).exists():
+            break
     return started
 
 
 @contextmanager
 def _one_pass_at_a_time() -> Iterator[bool]:
-    """Whether this pass may run: on PostgreSQL, whether it got the pool's advisory lock
-    (held by the session, released after the pass); elsewhere always."""
+    """Whether this pass may run: on PostgreSQL, whether it got one of the pool's advisory
+    locks (held by the session, released after the pass; two, so that both workers of a
+    busy site pair at once, each seating the batches the other does not hold); elsewhere
+    always."""
     if connection.vendor != "postgresql":
         yield True
         return
+    got = None
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [_POOL_LOCK])
-        got = bool(cursor.fetchone()[0])
+        for key in _POOL_LOCKS:
+            cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+            if cursor.fetchone()[0]:
+                got = key
+                break
     try:
-        yield got
+        yield got is not None
     finally:
-        if got:
+        if got is not None:
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [_POOL_LOCK])
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [got])
 
 
-# A join looks again this many times when the player it picked was taken meanwhile.
-_JOIN_TRIES = 4
+def _pass(now: datetime | None, deadline: float | None) -> tuple[set[int], list[Match], bool]:
+    """Read the pool, seat its pairs in batches, and again while a read finds pairs: the
+    entries the last read saw, the matches started, and whether it finished (False: the
+    deadline came first)."""
+    started: list[Match] = []
+    read: set[int] = set()
+    for _round in range(_ROUNDS):
+        pool = _read_pool(now or timezone.now())
+        read = {e.pk for e in pool.entries}
+        pairs = pool.pairs()
+        seated = []
+        for first in range(0, len(pairs), SEAT_BATCH):
+            if deadline is not None and time.monotonic() > deadline:
+                return read, started + seated, False
+            seated += _seat_batch(pairs[first : first + SEAT_BATCH], pool.now)
+        if not seated:
+            # Nothing found, or all of it seated by the other pass meanwhile, or held by
+            # someone else's change: the other pass or the next sweep goes on from here.
+            break
+        started += seated
+    return read, started, True
 
 
-def _pair_one(entry: PoolEntry, now: datetime) -> list[Match]:
-    for _try in range(_JOIN_TRIES):
-        pool = _read_pool(now, entry)
-        if pool is None:
-            return []  # paired by someone else's pass meanwhile, or cancelled
-        pairs = pool.pairs(entry)
-        if not pairs:
-            return []
-        match = _try_seat(*pairs[0], now)
-        if match is not None:
-            return [match]
-    return []
-
-
-def _try_seat(first: PoolEntry, second: PoolEntry, now: datetime) -> Match | None:
-    try:
-        with transaction.atomic():
-            return _seat(first, second, now)
-    except Refused:
-        return None  # one of them sat down elsewhere meanwhile: both stay as they are
-
-
-def _read_pool(now: datetime, only: PoolEntry | None) -> Pool | None:
-    waiting = PoolEntry.objects.filter(status=Waiting)
-    if only is not None:
-        waiting = waiting.filter(
-            preset=only.preset,
-            target=only.target,
-            rated=only.rated,
-            days_per_move=only.days_per_move,
-        )
-    entries = list(waiting.order_by("joined_at", "pk"))
-    if only is not None:
-        only_now = next((e for e in entries if e.pk == only.pk), None)
-        if only_now is None:
-            return None  # paired by someone else's pass, or cancelled
+def _read_pool(now: datetime) -> Pool:
+    entries = list(PoolEntry.objects.filter(status=Waiting).order_by("joined_at", "pk"))
     live = [e.user_id for e in entries if e.days_per_move is None]
     busy = busy_user_ids(now, among=live) if live else set()
     if busy:
@@ -312,37 +359,89 @@ def _read_pool(now: datetime, only: PoolEntry | None) -> Pool | None:
     return Pool(entries, blocked, now)
 
 
-def _seat(first: PoolEntry, second: PoolEntry, now: datetime) -> Match | None:
-    """Seat two waiting players: under their row locks, both still waiting and free."""
-    players = [first.user_id, second.user_id]
-    lock_players(players)
-    if PoolEntry.objects.filter(pk__in=[first.pk, second.pk], status=Waiting).count() != 2:
-        return None  # one of them cancelled meanwhile
-    check_free(players, first.user_id, first.days_per_move)
-    for me, other in ((first, second), (second, first)):
-        PoolEntry.objects.filter(pk=me.pk).update(
-            status=PoolEntry.Status.PAIRED, opponent_id=other.user_id, ended_at=now
+def _seat_batch(pairs: list[tuple[PoolEntry, PoolEntry]], now: datetime) -> list[Match]:
+    """Seat these pairs in one transaction: the rows of their players taken (those nobody
+    else holds), then only the pairs whose two players are held, whose two entries still
+    wait and whose players are in no live lobby match (for a live pair); the others stay as
+    they are. What can be done for all of them at once is: their entries, their other live
+    offers withdrawn, their events. A correspondence pair sends nobody to the table."""
+    with transaction.atomic():
+        held = _lock_players_not_held(e.user_id for pair in pairs for e in pair)
+        pairs = [(a, b) for a, b in pairs if {a.user_id, b.user_id} <= held]
+        players = [e.user_id for pair in pairs for e in pair]
+        entries = [e.pk for pair in pairs for e in pair]
+        waiting = set(
+            PoolEntry.objects.filter(pk__in=entries, status=Waiting).values_list("pk", flat=True)
         )
-    users = get_user_model().objects.select_related("profile").in_bulk(players)
-    match = start_match(
-        users[first.user_id],
-        users[second.user_id],
-        first.preset,
-        first.target,
-        now,
-        rated=first.rated,
-        from_pool=True,
-        days_per_move=first.days_per_move,
-    )
-    PoolEntry.objects.filter(pk__in=[first.pk, second.pk]).update(match=match)
-    event_log.record_all(
-        [
-            event_log.Entry(me.user_id, "paired", paired_json(me, users[other.user_id], match))
-            for me, other in ((first, second), (second, first))
+        busy = busy_user_ids(among=players)
+        ready = [
+            (a, b)
+            for a, b in pairs
+            if {a.pk, b.pk} <= waiting
+            and (a.days_per_move is not None or not {a.user_id, b.user_id} & busy)
         ]
-    )
-    publish_to(players, ["pool"])
-    return match
+        if not ready:
+            return []
+        users = get_user_model().objects.select_related("profile").in_bulk(players)
+        started = [
+            new_match(
+                users[a.user_id],
+                users[b.user_id],
+                a.preset,
+                a.target,
+                rated=a.rated,
+                days=a.days_per_move,
+            )
+            for a, b in ready
+        ]
+        seated = [e.user_id for pair in ready for e in pair]
+        live = [
+            (pair, m) for pair, m in zip(ready, started, strict=True) if m.days_per_move is None
+        ]
+        _mark_paired(ready, started, now)
+        withdraw_elsewhere([e.user_id for (a, b), _m in live for e in (a, b)], now, from_pool=True)
+        event_log.record_all(
+            [
+                event_log.Entry(me.user_id, "paired", paired_json(me, users[other.user_id], match))
+                for (a, b), match in zip(ready, started, strict=True)
+                for me, other in ((a, b), (b, a))
+            ]
+        )
+        for (a, b), match in live:
+            send_to_match([a.user_id, b.user_id], match)
+        publish_to(seated, ["pool"])
+    return started
+
+
+def _lock_players_not_held(user_ids: Iterable[int]) -> set[int]:
+    """``lock_players`` for a pass: on PostgreSQL the rows of these players that nobody else
+    holds, without waiting for the others (the other pass seating its batch, a challenge
+    being accepted): those pairs are left for now. Never waiting, it cannot deadlock
+    whatever the order. Elsewhere all of them (SQLite's transactions here lock the whole
+    database when they begin)."""
+    ids = sorted(set(user_ids))
+    if connection.vendor != "postgresql":
+        lock_players(ids)
+        return set(ids)
+    rows = get_user_model().objects.select_for_update(no_key=True, skip_locked=True)
+    return set(rows.filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
+
+
+def _mark_paired(
+    pairs: list[tuple[PoolEntry, PoolEntry]], matches: list[Match], now: datetime
+) -> None:
+    """Every entry of these pairs paired with the other into its match, in one statement."""
+    marked = []
+    for (a, b), match in zip(pairs, matches, strict=True):
+        for me, other in ((a, b), (b, a)):
+            me.status, me.opponent_id, me.ended_at, me.match = (
+                PoolEntry.Status.PAIRED,
+                other.user_id,
+                now,
+                match,
+            )
+            marked.append(me)
+    PoolEntry.objects.bulk_update(marked, ["status", "opponent", "ended_at", "match"])
 
 
 def paired_json(entry: PoolEntry, opponent: Any, match: Match) -> dict[str, Any]:

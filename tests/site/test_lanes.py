@@ -1,7 +1,7 @@
 """HTTP requests run on long-lived lanes (ginsite.lanes): one request after another reuse the
 same thread (and with it the database connection), the whole request (middleware and view)
-runs there without hops to the event loop, a request that finds every lane busy is still
-served, and the event stream never takes a lane."""
+runs there without hops to the event loop, a request that finds every lane busy waits for
+one (no more requests at once than lanes), and the event stream never takes a lane."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class BothWays:
         return await self.get_response(request)
 
 
-async def _get(app: LanedASGIHandler, url: str, query: str = "") -> tuple[int, bytes]:
+def _communicator(app: LanedASGIHandler, url: str, query: str = "") -> ApplicationCommunicator:
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -69,7 +69,11 @@ async def _get(app: LanedASGIHandler, url: str, query: str = "") -> tuple[int, b
         "client": ("127.0.0.1", 40000),
         "server": ("localhost", 80),
     }
-    communicator = ApplicationCommunicator(app, scope)
+    return ApplicationCommunicator(app, scope)
+
+
+async def _get(app: LanedASGIHandler, url: str, query: str = "") -> tuple[int, bytes]:
+    communicator = _communicator(app, url, query)
     await communicator.send_input({"type": "http.request", "body": b""})
     start = await communicator.receive_output(timeout=10)
     body = await communicator.receive_output(timeout=10)
@@ -104,23 +108,46 @@ async def test_the_middleware_and_the_view_run_on_the_lane_in_one_go() -> None:
     assert seen == [f"middleware {name.decode()}", name.decode()]
 
 
+async def _until(condition, what: str) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + 10
+    while not condition():
+        assert time.monotonic() < deadline, what
+        await asyncio.sleep(0.01)
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_request_that_finds_every_lane_busy_is_still_served() -> None:
+async def test_a_request_that_finds_every_lane_busy_waits_for_one() -> None:
     app = LanedASGIHandler(1)
     busy = asyncio.ensure_future(_get(app, "/where/", "wait=1"))
-    deadline = time.monotonic() + 10
-    while not seen:  # until the first request holds the only lane
-        assert time.monotonic() < deadline, "the first request never reached its view"
-        await asyncio.sleep(0.01)
-    status, name = await _get(app, "/where/")
-    assert status == 200 and not name.startswith(b"lane")
-    # Served while the first request still held the lane (it waits for ``release``): it did
-    # not wait for the lane.
-    assert not busy.done()
+    await _until(lambda: seen, "the first request never reached its view")
+    waiting = asyncio.ensure_future(_get(app, "/where/"))
+    await _until(lambda: app.lanes._waiting, "the second request never queued for the lane")
+    # Not served on a thread of its own beside the lane (as many requests at once as the
+    # database pool has connections, no more): it waits while the first holds the lane.
+    assert len(seen) == 1 and not waiting.done()
     release.set()
-    status, held = await busy
-    assert status == 200 and held.startswith(b"lane")
+    (status, held), (second_status, second) = await asyncio.gather(busy, waiting)
+    assert status == second_status == 200
+    assert held.startswith(b"lane") and second == held
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_request_that_gave_up_waiting_does_not_take_the_lane_with_it() -> None:
+    app = LanedASGIHandler(1)
+    busy = asyncio.ensure_future(_get(app, "/where/", "wait=1"))
+    await _until(lambda: seen, "the first request never reached its view")
+    gone = _communicator(app, "/where/")
+    await gone.send_input({"type": "http.request", "body": b""})
+    await _until(lambda: app.lanes._waiting, "the second request never queued for the lane")
+    gone.future.cancel()  # the server dropped it while it waited (the client went away)
+    await _until(lambda: not app.lanes._waiting, "the dropped request still waits")
+    release.set()
+    assert (await busy)[0] == 200
+    status, name = await _get(app, "/where/")
+    assert status == 200 and name.startswith(b"lane")
+    assert len(seen) == 2  # the dropped request never ran
 
 
 @pytest.mark.asyncio
