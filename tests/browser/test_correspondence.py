@@ -38,8 +38,12 @@ def test_a_correspondence_match_from_the_lobbys_list_to_the_table_and_back(
     expect(row).to_contain_text("Against bob: Standard to 100.")
     expect(row).to_contain_text(" left")
     # The list comes first in the lobby, in the first screen of a phone.
-    box = turns.bounding_box()
-    assert box is not None and box["y"] < PHONE["height"]
+    # (Read in the page, waiting: a lobby push may be swapping the region in at this moment.)
+    alice_page.wait_for_function(
+        "h => { const e = document.getElementById('lobby-turns');"
+        " return e !== null && e.getBoundingClientRect().top < h; }",
+        arg=PHONE["height"],
+    )
     ARTIFACTS.mkdir(exist_ok=True)
     alice_page.screenshot(path=str(ARTIFACTS / "correspondence-lobby-360x740.png"))
 
