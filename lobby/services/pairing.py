@@ -104,7 +104,9 @@ def start_match(
     pages sent to the table. A correspondence match (``days_per_move``) withdraws nothing
     and sends nobody anywhere: it waits for its players (the caller answers the one who
     accepted with the table; the players' "your turn" lists hear of it from games)."""
-    match = new_match(first, second, preset, target, hints, rated=rated, days=days_per_move)
+    match = new_match(
+        first, second, preset, target, hints, rated=rated, days_per_move=days_per_move
+    )
     if days_per_move is None:
         withdraw_elsewhere([first.pk, second.pk], now)
         send_to_match([first.pk, second.pk], match)
@@ -123,7 +125,7 @@ def new_match(
     hints: bool = False,
     *,
     rated: bool = False,
-    days: int | None = None,
+    days_per_move: int | None = None,
 ) -> Match:
     """``start_match`` without the rest: the match alone (what quick pairing seats many of in
     one transaction before it withdraws all their players' other offers at once)."""
@@ -133,7 +135,7 @@ def new_match(
             ruleset(preset, target),
             (SeatSpec(Seat.Kind.PLAYER, user=first), SeatSpec(Seat.Kind.PLAYER, user=second)),
             hints=hints,
-            days_per_move=days,
+            days_per_move=days_per_move,
         )
     except Refused as refused:  # a player sat down elsewhere (checked first, under lock)
         raise Conflict(refused.message) from None

@@ -390,16 +390,17 @@ def _seat_batch(pairs: list[tuple[PoolEntry, PoolEntry]], now: datetime) -> list
                 a.preset,
                 a.target,
                 rated=a.rated,
-                days=a.days_per_move,
+                days_per_move=a.days_per_move,
             )
             for a, b in ready
         ]
         seated = [e.user_id for pair in ready for e in pair]
+        # A live pair sits down at the table now; a correspondence pair keeps its other offers.
         live = [
-            (pair, m) for pair, m in zip(ready, started, strict=True) if m.days_per_move is None
+            (a, b, m) for (a, b), m in zip(ready, started, strict=True) if m.days_per_move is None
         ]
         _mark_paired(ready, started, now)
-        withdraw_elsewhere([e.user_id for (a, b), _m in live for e in (a, b)], now, from_pool=True)
+        withdraw_elsewhere([e.user_id for a, b, _m in live for e in (a, b)], now, from_pool=True)
         event_log.record_all(
             [
                 event_log.Entry(me.user_id, "paired", paired_json(me, users[other.user_id], match))
@@ -407,7 +408,7 @@ def _seat_batch(pairs: list[tuple[PoolEntry, PoolEntry]], now: datetime) -> list
                 for me, other in ((a, b), (b, a))
             ]
         )
-        for (a, b), match in live:
+        for a, b, match in live:
             send_to_match([a.user_id, b.user_id], match)
         publish_to(seated, ["pool"])
     return started
