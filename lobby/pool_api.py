@@ -18,7 +18,7 @@ from lobby import services as lobby_services
 from lobby.api_schemas import Person
 from lobby.event_feeds import person_json
 from lobby.models import PoolEntry
-from lobby.services import pool
+from lobby.services import pool_pairs
 
 router = Router()
 
@@ -52,8 +52,8 @@ class PoolOut(Schema):
         None,
         description=(
             f"While waiting: you are paired with a rating within +- this of yours (it grows "
-            f"from {pool.WINDOW_START} to {pool.WINDOW_MAX} over "
-            f"{int(pool.WIDEN_OVER.total_seconds())} seconds)."
+            f"from {pool_pairs.WINDOW_START} to {pool_pairs.WINDOW_MAX} over "
+            f"{int(pool_pairs.WIDEN_OVER.total_seconds())} seconds)."
         ),
     )
     match: str | None = Field(None, description="Once paired: the match (`GET /matches/{match}`).")
@@ -74,7 +74,7 @@ def pool_json(entry: PoolEntry | None) -> dict[str, Any]:
         "days_per_move": entry.days_per_move,
         "joined_at": entry.joined_at,
         "waited_seconds": max(0, int(((entry.ended_at or now) - entry.joined_at).total_seconds())),
-        "window": pool.window(entry.joined_at, now) if waiting else None,
+        "window": pool_pairs.window(entry.joined_at, now) if waiting else None,
         "match": entry.match.public_id if entry.match_id and entry.match else None,
         "opponent": person_json(entry.opponent) if entry.opponent_id and entry.opponent else None,
     }
@@ -85,16 +85,15 @@ def join(request: HttpRequest, body: PoolIn) -> Status:
     """Wait for an opponent of a rating near yours ("Play now"). You may be paired at once
     (`status` "paired"); else a "paired" event comes when you are. 409 when you are waiting
     already or playing a lobby match."""
-    user = user_of(request)
-    lobby_services.join_pool(
-        user,
+    entry = lobby_services.join_pool(
+        user_of(request),
         body.preset,
         body.target,
         rated=body.rated,
         allow_bots=body.allow_bots,
         days_per_move=body.days_per_move,
     )
-    return Status(201, pool_json(lobby_services.last_entry(user)))
+    return Status(201, pool_json(entry))
 
 
 @router.get("/pool", response={200: PoolOut, ERRORS: Error}, tags=["pool"])

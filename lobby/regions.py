@@ -26,7 +26,7 @@ from lobby.broadcast import REGIONS
 from lobby.models import Challenge, PoolEntry, Seek, display_name_of
 from lobby.ratings.models import Rating
 from lobby.ratings.reads import display_of_many, ratings_of_many
-from lobby.services import ANSWER_SHOWN, pool
+from lobby.services import ANSWER_SHOWN, pool, pool_pairs
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -292,9 +292,9 @@ def pool_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
         "pool_since": entry.joined_at.isoformat(),
         "pool_seconds": max(0, int((now - entry.joined_at).total_seconds())),
         "pool_others": others,
-        "pool_window": pool.window(entry.joined_at, now),
+        "pool_window": pool_pairs.window(entry.joined_at, now),
         "pool_rating": round(entry.rating),
-        "pool_window_max": pool.WINDOW_MAX,
+        "pool_window_max": pool_pairs.WINDOW_MAX,
     }
 
 

@@ -31,9 +31,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from functools import cached_property
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
@@ -56,23 +54,14 @@ from lobby.ratings.glicko import START_RATING
 from lobby.ratings.models import Rating
 
 from .pairing import check_free, check_rules, new_match, withdraw_elsewhere
+from .pool_pairs import WIDEN_OVER, Pool, window
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
-WINDOW_START = 100
-WINDOW_MAX = 500
-WIDEN_OVER = timedelta(seconds=30)
 # The pool's advisory locks (bigint keys: their own space beside the event log's pairs of keys).
 _POOL_LOCKS = (0x67696E706F6F6C, 0x67696E706F6F6D)  # "ginpool", "ginpoom"
 Waiting = PoolEntry.Status.WAITING
-
-
-def window(joined_at: datetime, now: datetime) -> int:
-    """How far from a player's rating they are paired, after waiting since ``joined_at``:
-    +-100 at first, growing evenly to +-500 over 30 seconds."""
-    waited = max(0.0, (now - joined_at) / WIDEN_OVER)
-    return round(WINDOW_START + (WINDOW_MAX - WINDOW_START) * min(1.0, waited))
 
 
 # --- The tile of a waiting player ---------------------------------------------------------------
@@ -158,8 +147,8 @@ def join_pool(
             _("You are already waiting for a game. Cancel it to play something else.")
         ) from None
     pair_waiting(clock, budget=JOIN_PASS_SECONDS)
-    entry.refresh_from_db()
-    return entry
+    # As it is now (paired by that pass, or not), with what the answer shows of it.
+    return PoolEntry.objects.select_related("match", "opponent__profile").get(pk=entry.pk)
 
 
 def leave_pool(user: AbstractBaseUser, now: datetime | None = None) -> None:
@@ -193,68 +182,6 @@ def _previous_opponent(user_id: int) -> int | None:
         .first()
     )
     return last
-
-
-# --- Choosing pairs (no database) --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Pool:
-    """What a pass knows: the waiting entries, oldest first, and who blocked whom."""
-
-    entries: list[PoolEntry]
-    blocked: frozenset[tuple[int, int]]
-    now: datetime
-
-    @cached_property
-    def windows(self) -> dict[int, int]:
-        return {e.pk: window(e.joined_at, self.now) for e in self.entries}
-
-    def fits(self, a: PoolEntry, b: PoolEntry) -> bool:
-        """Whether ``a`` and ``b`` may play each other at all (the window aside)."""
-        same_game = (a.preset, a.target, a.rated, a.days_per_move) == (
-            b.preset,
-            b.target,
-            b.rated,
-            b.days_per_move,
-        )
-        return (
-            same_game
-            and a.user_id != b.user_id
-            and (a.user_id, b.user_id) not in self.blocked
-            and (a.is_bot == b.is_bot or (b.allow_bots if a.is_bot else a.allow_bots))
-        )
-
-    def near(self, a: PoolEntry, b: PoolEntry) -> bool:
-        wider = max(self.windows[a.pk], self.windows[b.pk])
-        return abs(a.rating - b.rating) <= wider
-
-    def best_for(self, me: PoolEntry, others: Iterable[PoolEntry]) -> PoolEntry | None:
-        """The nearest rating within the window; the player ``me`` was paired with last time
-        only when nobody else waits for the same game."""
-        fitting = [o for o in others if self.fits(me, o)]
-        fresh = [o for o in fitting if not _again(me, o)]
-        near = [o for o in (fresh or fitting) if self.near(me, o)]
-        if not near:
-            return None
-        return min(near, key=lambda o: (abs(o.rating - me.rating), o.joined_at, o.pk))
-
-    def pairs(self) -> list[tuple[PoolEntry, PoolEntry]]:
-        """Pairs to seat, the player waiting longest first."""
-        free = {e.pk: e for e in self.entries}
-        found = []
-        for me in self.entries:
-            if me.pk not in free:
-                continue
-            other = self.best_for(me, (e for pk, e in free.items() if pk != me.pk))
-            if other is not None:
-                del free[me.pk], free[other.pk]
-                found.append((me, other) if me.joined_at <= other.joined_at else (other, me))
-        return found
-
-
-def _again(a: PoolEntry, b: PoolEntry) -> bool:
-    return a.previous_opponent_id == b.user_id or b.previous_opponent_id == a.user_id
 
 
 # --- Pairing -----------------------------------------------------------------------------------
@@ -304,13 +231,14 @@ def _one_pass_at_a_time() -> Iterator[bool]:
     if connection.vendor != "postgresql":
         yield True
         return
-    got = None
     with connection.cursor() as cursor:
-        for key in _POOL_LOCKS:
-            cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
-            if cursor.fetchone()[0]:
-                got = key
-                break
+        # The first lock free, in one round trip (CASE tries them in order, and stops).
+        cursor.execute(
+            "SELECT CASE WHEN pg_try_advisory_lock(%s) THEN %s"
+            " WHEN pg_try_advisory_lock(%s) THEN %s END",
+            [_POOL_LOCKS[0], _POOL_LOCKS[0], _POOL_LOCKS[1], _POOL_LOCKS[1]],
+        )
+        got = cursor.fetchone()[0]
     try:
         yield got is not None
     finally:
@@ -331,7 +259,8 @@ def _pass(now: datetime | None, deadline: float | None) -> tuple[set[int], list[
         pairs = pool.pairs()
         seated = []
         for first in range(0, len(pairs), SEAT_BATCH):
-            if deadline is not None and time.monotonic() > deadline:
+            # A pass seats one batch at least, however long its read took.
+            if deadline is not None and (started or seated) and time.monotonic() > deadline:
                 return read, started + seated, False
             seated += _seat_batch(pairs[first : first + SEAT_BATCH], pool.now)
         if not seated:

@@ -17,7 +17,7 @@ from ginsite import refusals
 from lobby import services
 from lobby.models import Block, PoolEntry
 from lobby.ratings.models import Rating
-from lobby.services import pool
+from lobby.services import pool_pairs
 from tests.lobby.lobby_helpers import HTMX, lobby_matches, online
 
 pytestmark = pytest.mark.django_db
@@ -60,9 +60,9 @@ def test_it_widens_the_window_while_they_wait(alice: User, bob: User) -> None:
     _rate(bob, 1800)
     _join(alice)
     _join(bob)
-    assert pool.window(T0, T0) == 100
-    assert pool.window(T0, T0 + timedelta(seconds=15)) == 300
-    assert pool.window(T0, T0 + timedelta(seconds=60)) == 500
+    assert pool_pairs.window(T0, T0) == 100
+    assert pool_pairs.window(T0, T0 + timedelta(seconds=15)) == 300
+    assert pool_pairs.window(T0, T0 + timedelta(seconds=60)) == 500
     assert services.pair_waiting(T0 + timedelta(seconds=14)) == []  # +-287: not yet
     [match] = services.pair_waiting(T0 + timedelta(seconds=15))
     assert _opponents(match) == {"alice", "bob"}
