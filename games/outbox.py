@@ -29,7 +29,7 @@ from django.db import close_old_connections, connections, transaction
 from django.utils import timezone
 
 from . import lookups
-from .events import MatchChanged, describe, publish
+from .events import STARTED, MatchChanged, describe, publish
 from .models import Announcement, Match
 
 log = logging.getLogger(__name__)
@@ -48,8 +48,9 @@ def announce(
     transaction; when one of them fails, store it undelivered, to be delivered after the
     commit. ``fresh_seats`` as for ``events.describe``."""
     change = describe(match, reason, to_act, fresh_seats=fresh_seats)
-    # In order: behind an announcement of this match still undelivered, this one waits too.
-    if not lookups.undelivered(match.pk):
+    # In order: behind an announcement of this match still undelivered, this one waits too
+    # (a match's start has nothing before it).
+    if reason == STARTED or not lookups.undelivered(match.pk):
         try:
             with transaction.atomic():
                 # The door's match object only when its seats were read under the lock.

@@ -111,6 +111,11 @@ def prefetched(instance: Model, name: str, objects: Sequence[Model]) -> None:
     instance.__dict__.setdefault("_prefetched_objects_cache", {})[name] = queryset
 
 
+def forget_prefetched(instance: Model, name: str) -> None:
+    """Undo ``prefetched``: ``instance.<name>.all()`` reads the database again."""
+    instance.__dict__.get("_prefetched_objects_cache", {}).pop(name, None)
+
+
 def insert(instance: Model) -> None:
     """``instance.save()`` of a new row: its fields' ``pre_save`` (``auto_now_add``) and
     database values as the ORM makes them; the primary key comes back into ``instance``."""

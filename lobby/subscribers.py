@@ -46,7 +46,7 @@ def on_match_changed(
 ) -> None:
     event_feeds.match_changed(change, match)
     # In the ending's transaction, so a rated result is applied with it or not at all.
-    rating_results.on_match_changed(change)
+    rating_results.on_match_changed(change, match)
     regions = _REGIONS_BY_REASON.get(change.reason)
     if change.kind == Match.Kind.LOBBY and regions:
         publish(regions)

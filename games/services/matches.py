@@ -13,11 +13,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import events, outbox
+from games import events, lookups, outbox
 from games.engine import PRESETS, MatchState, Ruleset
 from games.models import Match, Seat
 from games.presence import in_lobby_match
-from games.state_cache import first_state
+from games.state_cache import first_state, pending
+from ginsite import rows
 from ginsite.refusals import Refused
 
 from .checks import CURRENT
@@ -118,8 +119,8 @@ def create_match(
         )
         first = _first_turn(match)
         match.save(force_insert=True)
-        for number, spec in enumerate(seats):
-            Seat.objects.create(
+        created = Seat.objects.bulk_create(
+            Seat(
                 match=match,
                 number=number,
                 kind=spec.kind,
@@ -128,7 +129,18 @@ def create_match(
                 bea_level=spec.bea_level,
                 guest_key_hash=spec.guest_key_hash,
             )
-        outbox.announce(match, events.STARTED, first.to_act)
+            for number, spec in enumerate(seats)
+        )
+        # The match as the subscribers need it, read from nowhere (its seats, no offers yet,
+        # its first state): each player's event carries their view of the new match, so that
+        # no stream reads it again.
+        rows.prefetched(match, "seats", created)
+        setattr(match, lookups.OFFERS_READ, [])
+        with pending(match, first):
+            outbox.announce(match, events.STARTED, first.to_act, fresh_seats=True)
+        # The caller's match reads them as they will be, not as they were at its start.
+        rows.forget_prefetched(match, "seats")
+        delattr(match, lookups.OFFERS_READ)
     return match
 
 

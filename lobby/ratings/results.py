@@ -47,18 +47,23 @@ def mark_rated(match: Match, preset: str) -> RatedMatch:
     return RatedMatch.objects.create(match=match, preset=preset)
 
 
-def on_match_changed(change: MatchChanged) -> None:
+def on_match_changed(change: MatchChanged, match: Match | None = None) -> None:
+    """``match``: the changed match as the door holds it, when it does."""
     if change.kind != Match.Kind.LOBBY:
         return
     if change.reason == events.STARTED:
-        carry_over(change.match_id)
+        carry_over(change.match_id, match)
     elif change.reason == events.ENDED:
         settle(change.match_id)
 
 
-def carry_over(match_id: int) -> None:
+def carry_over(match_id: int, match: Match | None = None) -> None:
     """A rematch or a restart of a rated match is rated too."""
-    previous = Match.objects.filter(pk=match_id).values_list("previous_id", flat=True).first()
+    if match is not None:
+        previous = match.previous_id
+    else:
+        found = Match.objects.filter(pk=match_id).values_list("previous_id", flat=True)
+        previous = found.first()
     if previous is None:
         return
     before = RatedMatch.objects.filter(match_id=previous).first()

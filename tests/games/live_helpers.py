@@ -20,11 +20,11 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-def lobby_match(alice: User, bob: User, deck: list[str] | None = None) -> Match:
+def lobby_match(alice: User, bob: User, deck: list[str] | None = None, target: int = 100) -> Match:
     """A lobby match: alice in seat 0 (plays first), bob in seat 1."""
     return services.create_match(
         Match.Kind.LOBBY,
-        services.ruleset("standard", 100),
+        services.ruleset("standard", target),
         (
             services.SeatSpec(Seat.Kind.PLAYER, user=alice),
             services.SeatSpec(Seat.Kind.PLAYER, user=bob),
