@@ -126,9 +126,15 @@ def player_active(user_id: int, now: datetime | None = None) -> None:
     stream, a read of their events): every seat of theirs in a match in progress counts as
     here. Written at most every SIGN_WRITE_EVERY_SECONDS: a poll every few seconds updates
     no row in between."""
+    players_active([user_id], now)
+
+
+def players_active(user_ids: Iterable[int], now: datetime | None = None) -> None:
+    """``player_active`` for several players in one statement (the open streams of a
+    process, beaten together)."""
     now = now or timezone.now()
     written_before = now - timedelta(seconds=SIGN_WRITE_EVERY_SECONDS)
-    Seat.objects.filter(user_id=user_id, match__status=Match.Status.ACTIVE).filter(
+    Seat.objects.filter(user_id__in=list(user_ids), match__status=Match.Status.ACTIVE).filter(
         Q(last_active__isnull=True) | Q(last_active__lt=written_before)
     ).update(last_active=now)
 

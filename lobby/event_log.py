@@ -12,6 +12,7 @@ event is delivered (``deliver``), for the reader's own seat only.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from datetime import datetime, timedelta
@@ -154,6 +155,12 @@ def _stored(entry: Entry, pk: int, seq: int, created_at: datetime) -> PlayerEven
     )
 
 
+def _as_stored(payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` as a read of the log gives it back: through the field's JSON encoder."""
+    encoder = PlayerEvent._meta.get_field("payload").encoder  # type: ignore[attr-defined]
+    return json.loads(json.dumps(payload, cls=encoder))  # type: ignore[no-any-return]
+
+
 class Entry(NamedTuple):
     """One event to store: for whom, its kind and what it stores, and optionally its ``data``
     as that player's streams deliver it (see ``record``)."""
@@ -183,8 +190,12 @@ def record_all(entries: list[Entry]) -> list[int]:
     events = _append_all(entries)
     for entry, event in zip(entries, events, strict=True):
         message: dict[str, Any] = {"type": "player.event", "seq": event.seq}
-        if entry.delivered is not None:
-            message["line"] = _as_delivered(event, entry.delivered)
+        # Any event but a match's is delivered as it is stored (``deliver``): it rides along.
+        delivered = entry.delivered
+        if delivered is None and entry.kind != "match":
+            delivered = _as_stored(entry.payload)
+        if delivered is not None:
+            message["line"] = _as_delivered(event, delivered)
         # After the commit: a stream woken before it would not find the event yet.
         group_send_after_commit(group_name(entry.user_id), message)
     transaction.on_commit(_maybe_purge)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
+import weakref
 from collections.abc import AsyncGenerator
 from datetime import UTC, datetime
 from typing import Any
@@ -27,10 +29,12 @@ from ginsite.pushes import credentials_group, opened_with
 from lobby import event_log, presence
 
 # A line every this many seconds while nothing else is sent, so proxies and clients can tell a
-# quiet stream from a dead one. Also how often the stream keeps its player in the lobby.
+# quiet stream from a dead one. Also how often the open streams keep their players in the lobby.
 KEEPALIVE_SECONDS = 10.0
 # A stream says how many are online at most this often, and only when it changed.
 PRESENCE_EVERY = 5.0
+
+log = logging.getLogger(__name__)
 
 
 class CredentialsEnded(Exception):  # noqa: N818 - a state, not an error of the stream
@@ -60,7 +64,6 @@ async def event_lines(
         while True:
             async for line in stream.events(pushed):
                 yield line
-            await stream.beat()
             if with_presence and (line := await stream.presence_line()) is not None:
                 yield line
             try:
@@ -76,7 +79,7 @@ async def event_lines(
 
 class _Stream:
     """What one stream keeps between its lines: its channel in the player's groups, the last
-    event number sent, and when it last beat and said how many are online."""
+    event number sent, and when it last said how many are online."""
 
     def __init__(
         self, user: Any, presence_row: str, credential: tuple[str, Any], with_presence: bool
@@ -88,7 +91,6 @@ class _Stream:
         self.groups = (event_log.group_name(user.pk), credentials_group(user.pk))
         self.reader = ChannelReader(self.layer) if self.layer is not None else None
         self.cursor = 0
-        self.last_beat = time.monotonic()
         self.presence_shown = 0.0
         self.presence_due = 0.0
 
@@ -97,8 +99,10 @@ class _Stream:
             await self.reader.open()
             for group in self.groups:
                 await self.layer.group_add(group, self.reader.channel)
+        _beats().add(self.presence_row, self.user)
 
     async def close(self) -> None:
+        _beats().discard(self.presence_row)
         if self.reader is not None:
             try:
                 for group in self.groups:
@@ -121,12 +125,6 @@ class _Stream:
                 yield _line(item)
             if len(batch) < event_log.BATCH:
                 return
-
-    async def beat(self) -> None:
-        """The sign of life, after the event went out (not on its way), every keep-alive."""
-        if time.monotonic() - self.last_beat >= KEEPALIVE_SECONDS:
-            self.last_beat = time.monotonic()
-            await in_thread(_still_here)(self.user, self.presence_row)
 
     async def presence_line(self) -> bytes | None:
         """How many are online, when that changed since the last such line and it is due."""
@@ -173,9 +171,51 @@ def _here(user: Any, presence_row: str) -> None:
     game_presence.player_active(user.pk)
 
 
-def _still_here(user: Any, presence_row: str) -> None:
-    presence.heartbeat(user, presence_row)
-    game_presence.player_active(user.pk)
+class _Beats:
+    """The open streams of one server process (its event loop), with one sign of life for
+    all of them every KEEPALIVE_SECONDS: their presence rows and their seats written in a
+    few statements, where each stream used to spend three of its own and a thread's turn
+    (500 open streams: 50 of those a second; docs/performance.md, the pool)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, Any] = {}  # presence row -> its user
+        self.task: asyncio.Task[None] | None = None
+
+    def add(self, presence_row: str, user: Any) -> None:
+        self.rows[presence_row] = user
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._beat())
+
+    def discard(self, presence_row: str) -> None:
+        self.rows.pop(presence_row, None)
+        if not self.rows and self.task is not None:
+            self.task.cancel()
+
+    async def _beat(self) -> None:
+        while self.rows:
+            await asyncio.sleep(KEEPALIVE_SECONDS)
+            if self.rows:
+                try:
+                    await in_thread(_still_here)(dict(self.rows))
+                except Exception:  # the next beat tries again; a stream goes on regardless
+                    log.exception("the event streams' sign of life failed")
+
+
+_beats_of_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Beats] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _beats() -> _Beats:
+    loop = asyncio.get_running_loop()
+    if loop not in _beats_of_loops:
+        _beats_of_loops[loop] = _Beats()
+    return _beats_of_loops[loop]
+
+
+def _still_here(rows: dict[str, Any]) -> None:
+    presence.heartbeat_all(rows)
+    game_presence.players_active({user.pk for user in rows.values()})
 
 
 def _next_batch(user: Any, cursor: int) -> list[dict[str, Any]]:

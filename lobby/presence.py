@@ -157,6 +157,23 @@ def heartbeat(user: AbstractBaseUser, channel_name: str) -> None:
     sweep()
 
 
+def heartbeat_all(rows: dict[str, AbstractBaseUser]) -> None:
+    """``heartbeat`` for many pages or streams at once (their presence rows, and the user of
+    each): those that still count in one statement, the others one by one (``seen``)."""
+    now = timezone.now()
+    names = list(rows)
+    fresh = Presence.objects.filter(channel_name__in=names, last_seen__gt=now - PRESENCE_TTL)
+    if fresh.update(last_seen=now) < len(names):
+        beaten = set(
+            Presence.objects.filter(channel_name__in=names, last_seen=now).values_list(
+                "channel_name", flat=True
+            )
+        )
+        for name in set(names) - beaten:
+            seen(rows[name], name)
+    sweep()
+
+
 def sweep(*, force: bool = False) -> bool:
     """Drop quiet pages, expire the challenges of players who left (and stale ones) and
     orphaned seeks, and tell the lobby.
