@@ -29,7 +29,7 @@ from ginsite import limits
 from ginsite.dbwork import in_thread
 from ginsite.language import in_language, reader_language
 from ginsite.pushes import credentials_group, opened_with
-from ginsite.sockets import OwnedTasksMixin
+from ginsite.sockets import SiteConsumerMixin
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ def _render(
     return html, view, follow
 
 
-class MatchConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
+class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     """/ws/games/<public_id>/: one socket of a player's (or a watcher's) table page."""
 
     reader: TableReader | None = None

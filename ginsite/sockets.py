@@ -1,5 +1,5 @@
-"""What the site's websocket consumers share: the handshake's headers, and background tasks
-that end with the consumer that started them.
+"""What the site's websocket consumers share: the handshake's headers, background tasks that
+end with the consumer that started them, and the same behaviour under any ASGI server.
 
 A consumer's heartbeat, event pump or push flusher runs as its own asyncio task. The
 consumer's ``disconnect`` stops it when the close is handled, but a server may also cancel an
@@ -9,11 +9,16 @@ No disconnect handler runs then, and a task created with ``asyncio.create_task``
 for ever: a table beating for a page nobody has open (its player "online" in the lobby), an
 event pump keeping a vanished client's presence. Tasks started here are cancelled whenever
 the consumer ends, however it ends.
+
+A frame sent after the client has gone is dropped. daphne drops it itself; uvicorn and other
+servers raise an ``OSError`` of their own (as the ASGI spec asks), which would otherwise end
+the consumer with a traceback for a page that was merely closed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Coroutine, Iterator
 from typing import Any
 
@@ -30,9 +35,13 @@ def header(scope: dict[str, Any], name: str) -> str | None:
     return next((value for key, value in headers(scope) if key == name), None)
 
 
-class OwnedTasksMixin:
+class SiteConsumerMixin:
     """Mix into an ``AsyncConsumer`` (before it): ``self.start_task(coro)`` instead of
-    ``asyncio.create_task(coro)``."""
+    ``asyncio.create_task(coro)``, and sends to a client that has gone dropped."""
+
+    async def send(self, *args: Any, **kwargs: Any) -> None:
+        with contextlib.suppress(OSError):  # the client is gone: nobody is left to tell
+            await super().send(*args, **kwargs)  # type: ignore[misc]
 
     def start_task(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         owned: set[asyncio.Task[None]] = self.__dict__.setdefault("_owned_tasks", set())

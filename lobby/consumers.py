@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from ginsite.dbwork import in_thread
 from ginsite.pushes import credentials_group, opened_with
-from ginsite.sockets import OwnedTasksMixin, headers
+from ginsite.sockets import SiteConsumerMixin, headers
 from lobby import presence, regions
 from lobby.broadcast import LOBBY_GROUP, REGIONS, user_group
 
@@ -48,7 +48,7 @@ def _scope_request(scope: dict[str, Any]) -> HttpRequest:
     return request
 
 
-class LobbyConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
+class LobbyConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     user: Any = None
     flusher: asyncio.Task[None] | None = None
     pushed_at = 0.0

@@ -26,7 +26,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from ginsite import origins
 from ginsite.apikit import ApiError, check_rate
 from ginsite.dbwork import in_thread
-from ginsite.sockets import OwnedTasksMixin, header
+from ginsite.sockets import SiteConsumerMixin, header
 from lobby import event_log, tokens
 from lobby.event_stream import event_lines
 
@@ -72,7 +72,7 @@ def _since(query: dict[str, list[str]]) -> int | None:
     return int(value) if value.isdigit() else None
 
 
-class EventsConsumer(OwnedTasksMixin, AsyncWebsocketConsumer):
+class EventsConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     pump: asyncio.Task[None] | None = None
     credential: tuple[str, Any] = ("token", None)
 
