@@ -158,6 +158,18 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants alive now (/proc/<pid>/task/*/children)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                todo += [int(child) for child in task.read_text().split()]
+    return found
+
+
 def machine_cpu() -> tuple[float, float]:
     """Busy and total CPU seconds of the whole machine, all cores (/proc/stat)."""
     with open("/proc/stat") as f:
@@ -174,6 +186,30 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
+# The ASGI servers a run may use (``--server``): daphne, which the site ships with, and the
+# ones issue 27 measures against it, each as fast as it is configured to be (uvloop, httptools).
+SERVERS = ("daphne", "uvicorn", "granian", "hypercorn")
+
+
+def server_command(server: str, port: int, app: str) -> list[str]:
+    """The command line of one worker process of ``server`` serving ``app`` on ``port``."""
+    python, host = sys.executable, "127.0.0.1"
+    if server == "uvicorn":
+        return [
+            *(python, "-m", "uvicorn", "--host", host, "--port", str(port), "--loop", "uvloop"),
+            *("--http", "httptools", "--ws", "websockets-sansio", "--lifespan", "off"),
+            *("--no-access-log", "--log-level", "warning", app),
+        ]
+    if server == "granian":
+        return [
+            *(python, "-m", "granian", "--interface", "asgi", "--host", host),
+            *("--port", str(port), "--loop", "uvloop", "--ws", app),
+        ]
+    if server == "hypercorn":
+        return [python, "-m", "hypercorn", "-b", f"{host}:{port}", "-k", "uvloop", app]
+    return [python, "-m", "daphne", "-b", host, "-p", str(port), app]
+
+
 @dataclass
 class Server:
     """One daphne process on a loopback port of its own, logging to a file."""
@@ -184,12 +220,14 @@ class Server:
     log: Path
 
     @classmethod
-    def start(cls, name: str, app: str, env: dict[str, str], log_dir: Path) -> Server:
+    def start(
+        cls, name: str, app: str, env: dict[str, str], log_dir: Path, server: str = "daphne"
+    ) -> Server:
         port = free_port()
         log = log_dir / f"{name}.log"
         with log.open("wb") as out:
             process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
+                server_command(server, port, app),
                 cwd=ROOT,
                 env=env,
                 stdout=out,
@@ -214,10 +252,11 @@ class Server:
         raise RuntimeError(f"{self.name} was not ready within {READY_SECONDS:.0f} s")
 
     def cpu(self) -> float:
-        return cpu_seconds(self.process.pid)
+        """CPU of the server's processes: granian and hypercorn serve from children."""
+        return sum(cpu_seconds(pid) for pid in process_tree(self.process.pid))
 
     def rss(self) -> int:
-        return rss_bytes(self.process.pid)
+        return sum(rss_bytes(pid) for pid in process_tree(self.process.pid))
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -230,11 +269,18 @@ class Server:
 
 
 def start_servers(
-    stack: ExitStack, prefix: str, app: str, count: int, env: dict[str, str], log_dir: Path
+    stack: ExitStack,
+    prefix: str,
+    app: str,
+    count: int,
+    env: dict[str, str],
+    log_dir: Path,
+    kind: str = "daphne",
 ) -> list[Server]:
+    """``count`` worker processes of the ASGI server ``kind``, stopped with ``stack``."""
     servers = []
     for i in range(count):
-        server = Server.start(f"{prefix}-{i + 1}", app, env, log_dir)
+        server = Server.start(f"{prefix}-{i + 1}", app, env, log_dir, kind)
         stack.callback(server.stop)
         servers.append(server)
     return servers
@@ -943,6 +989,7 @@ CONFIGS = {
         Config("embedded", "SQLite file, in-memory channel layer, 1 daphne", 1, False),
         Config("pg1", "PostgreSQL + Redis, 1 daphne worker", 1, True),
         Config("pg2", "PostgreSQL + Redis, 2 daphne workers", 2, True),
+        Config("pg4", "PostgreSQL + Redis, 4 daphne workers", 4, True),
     )
 }
 
@@ -1013,10 +1060,16 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
         credentials = [(str(u), str(t)) for u, t in json.loads(out)]
         setup = {"players": time.perf_counter() - begun}
 
-        say(f"{tag} relay floor on {config.workers} daphne worker(s)")
+        say(f"{tag} relay floor on {config.workers} {args.server} worker(s)")
         with ExitStack() as relay_stack:
             relays = start_servers(
-                relay_stack, "relay", "bench.live_relay:application", config.workers, env, log_dir
+                relay_stack,
+                "relay",
+                "bench.live_relay:application",
+                config.workers,
+                env,
+                log_dir,
+                args.server,
             )
             await asyncio.gather(*(s.wait_ready("/") for s in relays))
             relay = await run_relay(relays, n, args.seconds)
@@ -1024,9 +1077,9 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
         result["relay_errors"] = relay.errors
         result["relay_cpu_seconds"] = relay.cpu_seconds
 
-        say(f"{tag} starting the site on {config.workers} daphne worker(s)")
+        say(f"{tag} starting the site on {config.workers} {args.server} worker(s)")
         servers = start_servers(
-            stack, "daphne", "ginsite.asgi:application", config.workers, env, log_dir
+            stack, "site", "ginsite.asgi:application", config.workers, env, log_dir, args.server
         )
         await asyncio.gather(*(s.wait_ready("/api/v1/me") for s in servers))
         site = Site(servers, credentials)
@@ -1217,6 +1270,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--redis", default="redis://127.0.0.1:6379/9", help="a Redis database to flush and use"
     )
     parser.add_argument("--keep-logs", metavar="DIR", help="copy the server logs here")
+    parser.add_argument(
+        "--server", default="daphne", choices=SERVERS, help="the ASGI server (default daphne)"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.matches, args.seconds, args.configs = 4, 8.0, "embedded,pg1,pg2"

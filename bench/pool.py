@@ -47,6 +47,7 @@ from bench.live import (
     CONFIGS,
     CONNECT_CONCURRENCY,
     HTTP_TIMEOUT,
+    SERVERS,
     Http,
     Progress,
     Reply,
@@ -261,6 +262,12 @@ async def setup(stack: ExitStack, args: argparse.Namespace) -> dict[str, str]:
     return env
 
 
+def _py_spy() -> str:
+    """py-spy from the environment this runs in (a dev dependency), else from PATH."""
+    beside = Path(sys.executable).parent / "py-spy"
+    return str(beside) if beside.exists() else "py-spy"
+
+
 @contextlib.contextmanager
 def sampled(servers: list[Server], out: str | None) -> Iterator[None]:
     """With ``out``: ``py-spy record`` of each daphne process while the block runs, raw
@@ -271,7 +278,7 @@ def sampled(servers: list[Server], out: str | None) -> Iterator[None]:
     spies = [
         subprocess.Popen(
             [
-                "py-spy",
+                _py_spy(),
                 "record",
                 "-p",
                 str(s.process.pid),
@@ -281,6 +288,7 @@ def sampled(servers: list[Server], out: str | None) -> Iterator[None]:
                 "raw",
                 "--threads",
                 "--nonblocking",
+                "--subprocesses",
                 "-o",
                 str(Path(out) / f"{s.name}.txt"),
             ],
@@ -333,10 +341,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         say(f"creating {n} players with API tokens")
         out = await run_quiet([sys.executable, "-m", "bench.live_players", str(n), "q"], env)
         credentials = [(str(u), str(t)) for u, t in json.loads(out)]
-        say(f"starting the site on {config.workers} daphne worker(s)")
+        say(f"starting the site on {config.workers} {args.server} worker(s)")
         log_dir = Path(env["BENCH_LOG_DIR"])
         servers = start_servers(
-            stack, "daphne", "ginsite.asgi:application", config.workers, env, log_dir
+            stack, "site", "ginsite.asgi:application", config.workers, env, log_dir, args.server
         )
         await asyncio.gather(*(s.wait_ready("/api/v1/me") for s in servers))
         players = [
@@ -359,7 +367,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     shutil.copy(server.log, Path(args.keep_logs) / server.log.name)
         checked = json.loads(await run_quiet([sys.executable, "-m", "bench.pool_check"], env))
         tracebacks = sum(s.log.read_text(errors="replace").count("Traceback") for s in servers)
-    return result_of(config.title, players, begun, {**cpu, **idle}, checked, tracebacks)
+    result = result_of(config.title, players, begun, {**cpu, **idle}, checked, tracebacks)
+    return {**result, "server": args.server}
 
 
 def result_of(
@@ -422,12 +431,12 @@ def render(result: dict[str, Any]) -> str:
         f"(after {result['join_retries']} retries of a 503 or 429)",
         f"  errors:                  {result['errors'] or 'none'}; "
         f"{result['server_tracebacks']} tracebacks in the server logs",
-        f"  server CPU:              daphne {cpu['daphne']} s = "
+        f"  server CPU:              {result['server']} {cpu['daphne']} s = "
         f"{result['server_cpu_ms_per_pairing']} ms per pairing; PostgreSQL backends "
         f"{cpu['postgres']} s = {result['postgres_cpu_ms_per_pairing']} ms; "
         f"machine {cpu['machine']} s",
-        f"  idle sockets before:     daphne {cpu['idle_daphne_per_s']} s and PostgreSQL "
-        f"{cpu['idle_postgres_per_s']} s of CPU per second",
+        f"  idle sockets before:     {result['server']} {cpu['idle_daphne_per_s']} s and "
+        f"PostgreSQL {cpu['idle_postgres_per_s']} s of CPU per second",
         f"  clients saw:             {result['players_paired_twice']} players paired twice, "
         f"{result['matches_heard_by_one']} matches heard of by one player only",
         f"  the database says:       entries {db['entries']}, {db['matches']} matches; "
@@ -447,6 +456,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
     parser.add_argument("--keep-logs", metavar="DIR", help="copy the server logs here")
+    parser.add_argument(
+        "--server", default="daphne", choices=SERVERS, help="the ASGI server (default daphne)"
+    )
     parser.add_argument(
         "--idle-seconds", type=float, default=5.0, help="the idle sockets' CPU, measured first"
     )
