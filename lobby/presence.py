@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -119,15 +119,14 @@ def seen(user: AbstractBaseUser, channel_name: str) -> bool:
     if fresh.update(last_seen=now):
         return False
     was_online = is_online(user.pk, now)
-    try:
-        with transaction.atomic():
-            Presence.objects.update_or_create(
-                channel_name=channel_name, defaults={"user": user, "last_seen": now}
-            )
-    except IntegrityError:
-        # Two requests of one player created the same row at once; the other one won and
-        # its timestamp is as good as ours.
-        pass
+    # The row, new or gone stale, in one statement (two requests of one player at once: the
+    # second one's timestamp wins, as good as the first's).
+    Presence.objects.bulk_create(
+        [Presence(channel_name=channel_name, user=user, last_seen=now)],
+        update_conflicts=True,
+        unique_fields=["channel_name"],
+        update_fields=["user", "last_seen"],
+    )
     if not was_online:
         publish(["players", "challenges", "seeks"])
         transaction.on_commit(note_change, robust=True)

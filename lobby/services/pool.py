@@ -147,8 +147,8 @@ def join_pool(
             _("You are already waiting for a game. Cancel it to play something else.")
         ) from None
     pair_waiting(clock, budget=JOIN_PASS_SECONDS)
-    # As it is now (paired by that pass, or not), with what the answer shows of it.
-    return PoolEntry.objects.select_related("match", "opponent__profile").get(pk=entry.pk)
+    entry.refresh_from_db()  # paired by that pass, or not
+    return entry
 
 
 def leave_pool(user: AbstractBaseUser, now: datetime | None = None) -> None:

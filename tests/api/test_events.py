@@ -7,6 +7,7 @@ import asyncio
 import json
 import threading
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -339,6 +340,12 @@ def test_after_a_resignation_the_stream_offers_no_move(alice_api: Api, bob_api: 
         assert view["match_status"] == "resigned"
 
 
+def _unrendered_match_event(user: Any, match: str = "no-such-match") -> None:
+    """An event a stream must read from the log: a match event that comes without the
+    player's view (as the sweep delivers a change); any other event rides along."""
+    event_log.record(user.pk, "match", {"match": match, "version": 0})
+
+
 @pytest.mark.asyncio
 async def test_a_stream_that_fails_closes_with_a_code_the_server_can_send(alice, monkeypatch):
     token = await sync_to_async(token_for)(alice)
@@ -361,7 +368,7 @@ async def test_a_stream_that_fails_closes_with_a_code_the_server_can_send(alice,
         # The stream's first read (what came after the hello) is done; the next one fails.
         while not reads_done:
             await asyncio.sleep(0.01)
-        await sync_to_async(event_log.record)(alice.pk, "challenge", {"id": 1})
+        await sync_to_async(_unrendered_match_event)(alice)
         closed = await comm.receive_output(timeout=15)
         # Closed, not silent: the client sees the close and reconnects with since. 4500 is in
         # the application range that daphne's websocket library sends (it refused 1011).
@@ -395,10 +402,11 @@ async def test_announcements_of_events_already_sent_read_nothing_again(alice, re
         before = len(reads)
 
         def burst() -> None:
-            # Five events in one commit: five announcements, all in the stream's first read.
+            # Five events to read in one commit: five announcements, all in the stream's first
+            # read.
             with transaction.atomic():
                 for n in range(5):
-                    event_log.record(alice.pk, "challenge", {"id": n})
+                    _unrendered_match_event(alice, f"match-{n}")
 
         await sync_to_async(burst)()
         seqs = [(await comm.receive_json_from())["seq"] for _ in range(5)]
@@ -430,7 +438,7 @@ async def test_one_slow_stream_does_not_hold_up_another(alice, bob, monkeypatch)
         assert (await comm.receive_json_from())["type"] == "hello"
     try:
         monkeypatch.setattr(event_log, "fetch", slow_for_alice)
-        await sync_to_async(event_log.record)(alice.pk, "challenge", {"id": 1})
+        await sync_to_async(_unrendered_match_event)(alice)
         assert await asyncio.to_thread(stuck.wait, PATIENCE), "alice's stream never read"
         # Off the process's one shared sync thread, in case the stuck read were on it.
         await in_thread(event_log.record)(bob.pk, "challenge", {"id": 2})
