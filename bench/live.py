@@ -170,6 +170,25 @@ def process_tree(pid: int) -> list[int]:
     return found
 
 
+def pace_ms() -> float:
+    """The machine's pace now: milliseconds of a fixed pure-Python loop (one core). On a
+    shared virtual machine it varies by half from hour to hour with no other process
+    running; a run's times mean most beside the pace they ran at."""
+    begun = time.perf_counter()
+    total = 0
+    for i in range(2_000_000):
+        total += i * i % 7
+    return round((time.perf_counter() - begun) * 1000, 1)
+
+
+def stolen_cpu() -> float:
+    """CPU seconds the host gave to others while this machine's cores wanted it (/proc/stat's
+    steal): on a shared virtual machine, how much slower a run was than the figures show."""
+    with open("/proc/stat") as f:
+        ticks = [int(v) for v in f.readline().split()[1:]]
+    return ticks[7] / CLOCK_TICKS if len(ticks) > 7 else 0.0
+
+
 def machine_cpu() -> tuple[float, float]:
     """Busy and total CPU seconds of the whole machine, all cores (/proc/stat)."""
     with open("/proc/stat") as f:

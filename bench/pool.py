@@ -56,10 +56,12 @@ from bench.live import (
     limited,
     machine_cpu,
     open_socket,
+    pace_ms,
     run_quiet,
     say,
     site_database,
     start_servers,
+    stolen_cpu,
     summarize,
 )
 
@@ -236,6 +238,7 @@ class Meter:
             "daphne": sum(s.cpu() for s in self.servers),
             "backends": self.backends(),
             "machine": machine_cpu()[0],
+            "stolen": stolen_cpu(),
         }
 
     def begin(self) -> None:
@@ -249,6 +252,7 @@ class Meter:
             "daphne": round(now["daphne"] - self.start["daphne"], 2),
             "postgres": round(database, 2),
             "machine": round(now["machine"] - self.start["machine"], 2),
+            "stolen": round(now["stolen"] - self.start["stolen"], 2),
         }
 
 
@@ -313,7 +317,11 @@ async def idle_cpu(meter: Meter, seconds: float) -> dict[str, float]:
     meter.begin()
     await asyncio.sleep(seconds)
     used = meter.end()
-    return {f"idle_{k}_per_s": round(v / seconds, 3) for k, v in used.items() if k != "machine"}
+    return {
+        f"idle_{k}_per_s": round(v / seconds, 3)
+        for k, v in used.items()
+        if k not in ("machine", "stolen")
+    }
 
 
 async def burst(
@@ -423,6 +431,8 @@ def render(result: dict[str, Any]) -> str:
         f"bench.pool: {result['players']} players, {result['config']}",
         f"  all paired after:        {seconds('seconds_until_all_paired')} "
         "(goal: under 10 s for 500)",
+        f"  the machine's pace:      a fixed Python loop took {result['pace_ms'][0]} ms "
+        f"before and {result['pace_ms'][1]} ms after (bench.live.pace_ms)",
         f"  all matches open after:  {seconds('seconds_until_all_opened')}",
         f"  paired players:          {result['paired_players']} in {result['matches']} matches "
         f"(heard: {result['heard_via']})",
@@ -434,7 +444,7 @@ def render(result: dict[str, Any]) -> str:
         f"  server CPU:              {result['server']} {cpu['daphne']} s = "
         f"{result['server_cpu_ms_per_pairing']} ms per pairing; PostgreSQL backends "
         f"{cpu['postgres']} s = {result['postgres_cpu_ms_per_pairing']} ms; "
-        f"machine {cpu['machine']} s",
+        f"machine {cpu['machine']} s (of which stolen by the host {cpu['stolen']} s)",
         f"  idle sockets before:     {result['server']} {cpu['idle_daphne_per_s']} s and "
         f"PostgreSQL {cpu['idle_postgres_per_s']} s of CPU per second",
         f"  clients saw:             {result['players_paired_twice']} players paired twice, "
@@ -473,7 +483,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
+    before = pace_ms()
     result = asyncio.run(run(args))
+    result["pace_ms"] = [before, pace_ms()]
     print(render(result), flush=True)
     if args.json:
         print(json.dumps(result, indent=2))

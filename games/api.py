@@ -202,7 +202,14 @@ class HistoryQuery(Schema):
 def _visible(request: HttpRequest, public_id: str) -> tuple[Match, int | None]:
     """The match and the user's seat (None: watching), as ``games.access`` finds them. A match
     the user may neither play nor watch is 404, as if it did not exist."""
-    asker = access.find(public_id, access.of_account(user_of(request)))
+    user = user_of(request)
+    # A player asking about their own match (the common case): their seat and its match in
+    # one query, the seats' names in one more (``find`` builds both through the ORM).
+    asker = access.held_seat(user, public_id)
+    if asker is not None:
+        _with_players(asker.match)
+    else:
+        asker = access.find(public_id, access.of_account(user))
     if asker is None or not asker.at_table:
         raise ApiError(404, "not_found", "There is no such match.")
     if asker.seat is not None:
