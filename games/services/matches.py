@@ -119,34 +119,40 @@ def create_match(
         )
         first = _first_turn(match)
         match.save(force_insert=True)
-        created = Seat.objects.bulk_create(
-            Seat(
-                match=match,
-                number=number,
-                kind=spec.kind,
-                user=spec.user,
-                name=spec.name,
-                bea_level=spec.bea_level,
-                guest_key_hash=spec.guest_key_hash,
-            )
-            for number, spec in enumerate(seats)
-        )
-        # The match as the subscribers need it, read from nowhere (its seats, no offers yet,
-        # its first state): each player's event carries their view of the new match, so that
-        # no stream reads it again.
-        rows.prefetched(match, "seats", created)
-        setattr(match, lookups.OFFERS_READ, [])
-        with pending(match, first):
-            outbox.announce(match, events.STARTED, first.to_act, fresh_seats=True)
-        # The caller's match reads them as they will be, not as they were at its start.
-        rows.forget_prefetched(match, "seats")
-        delattr(match, lookups.OFFERS_READ)
+        _seat_and_announce(match, seats, first)
     return match
 
 
+def _seat_and_announce(match: Match, seats: tuple[SeatSpec, SeatSpec], first: MatchState) -> None:
+    """The new match's seats, and its start announced (in its transaction)."""
+    created = Seat.objects.bulk_create(
+        Seat(
+            match=match,
+            number=number,
+            kind=spec.kind,
+            user=spec.user,
+            name=spec.name,
+            bea_level=spec.bea_level,
+            guest_key_hash=spec.guest_key_hash,
+        )
+        for number, spec in enumerate(seats)
+    )
+    # The match as the subscribers need it, read from nowhere (its seats, no offers yet, its
+    # first state): each player's event carries their view of the new match, so that no
+    # stream reads it again.
+    rows.prefetched(match, "seats", created)
+    setattr(match, lookups.OFFERS_READ, [])
+    with pending(match, first):
+        outbox.announce(match, events.STARTED, first.to_act, fresh_seats=True)
+    # The caller's match reads them as they will be, not as they were at its start.
+    rows.forget_prefetched(match, "seats")
+    delattr(match, lookups.OFFERS_READ)
+
+
 def _first_turn(match: Match) -> MatchState:
-    """Who acts first, from the deal itself (nothing is cached before the match is used): the
-    hand waits for the players' seeds until ``deal_due``, or someone's turn begins now."""
+    """Who acts first, from the deal itself (which the subscribers render the players' views
+    from, and the shared cache keeps once the match commits): the hand waits for the players'
+    seeds until ``deal_due``, or someone's turn begins now."""
     first = first_state(match)
     if first.phase == "shuffling":
         match.deal_due = timezone.now() + SEED_WAIT
