@@ -1276,7 +1276,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--matches", type=int, default=50, help="lobby matches (2N players)")
     parser.add_argument("--seconds", type=float, default=30.0, help="seconds of paced play")
     parser.add_argument(
-        "--configs", default="embedded,pg1,pg2", help="comma-separated: embedded, pg1, pg2"
+        "--configs", default="embedded,pg1,pg2", help="comma-separated: embedded, pg1, pg2, pg4"
     )
     parser.add_argument("--quick", action="store_true", help="smoke run: 4 matches, 8 s, all")
     parser.add_argument("--json", action="store_true", help="also print a JSON summary")
