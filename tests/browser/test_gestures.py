@@ -117,6 +117,10 @@ def drag(
     page.wait_for_function(
         "() => ![...document.querySelectorAll('#hand li')].some(li => li.animated)"
     )
+    if not touch:
+        # Not at the screen's edge, where SortableJS scrolls the page as the card moves (a
+        # mouse pressed near the bottom of a phone's screen scrolled the pile out of view).
+        source.evaluate("el => el.scrollIntoView({block: 'center'})")
     start, end = source.bounding_box(), target.bounding_box()
     assert start and end
     x0, y0 = start["x"] + CORNER["x"], start["y"] + CORNER["y"]
