@@ -1063,7 +1063,8 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
     n = args.matches
     result: dict[str, Any] = {
         "config": config.name,
-        "title": config.title,
+        "title": config.title.replace("daphne", args.server),
+        "server": args.server,
         "matches": n,
         "players": 2 * n,
         "seconds": args.seconds,
