@@ -88,9 +88,9 @@ class Pool:
     def _best_for(self, me: PoolEntry, waiting: _Waiting) -> PoolEntry | None:
         """The nearest rating within the window, ties to the longest waiting; the player ``me``
         was paired with last time only when nobody else waits for the same game."""
-        widest = max(self.windows[me.pk], WINDOW_MAX)
         again_near = []
-        for other in waiting.outward(me.rating, widest):
+        # No window is wider than WINDOW_MAX: nobody further away can be near.
+        for other in waiting.outward(me.rating, WINDOW_MAX):
             if other.pk == me.pk or not self.fits(me, other) or not self.near(me, other):
                 continue
             if not again(me, other):
