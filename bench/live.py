@@ -181,18 +181,23 @@ def pace_ms() -> float:
     return round((time.perf_counter() - begun) * 1000, 1)
 
 
+def _machine_ticks() -> list[int]:
+    """/proc/stat's CPU line, all cores: user, nice, system, idle, iowait, irq, softirq,
+    steal, ..."""
+    with open("/proc/stat") as f:
+        return [int(v) for v in f.readline().split()[1:]]
+
+
 def stolen_cpu() -> float:
     """CPU seconds the host gave to others while this machine's cores wanted it (/proc/stat's
     steal): on a shared virtual machine, how much slower a run was than the figures show."""
-    with open("/proc/stat") as f:
-        ticks = [int(v) for v in f.readline().split()[1:]]
+    ticks = _machine_ticks()
     return ticks[7] / CLOCK_TICKS if len(ticks) > 7 else 0.0
 
 
 def machine_cpu() -> tuple[float, float]:
     """Busy and total CPU seconds of the whole machine, all cores (/proc/stat)."""
-    with open("/proc/stat") as f:
-        ticks = [int(v) for v in f.readline().split()[1:]]
+    ticks = _machine_ticks()
     idle = ticks[3] + ticks[4]  # idle, iowait
     return (sum(ticks) - idle) / CLOCK_TICKS, sum(ticks) / CLOCK_TICKS
 
@@ -231,7 +236,8 @@ def server_command(server: str, port: int, app: str) -> list[str]:
 
 @dataclass
 class Server:
-    """One daphne process on a loopback port of its own, logging to a file."""
+    """One ASGI server process (daphne unless said) on a loopback port of its own, logging
+    to a file."""
 
     name: str
     port: int
@@ -1001,6 +1007,10 @@ class Config:
     workers: int
     distributed: bool
 
+    def title_under(self, server: str) -> str:
+        """The title, naming the ASGI server the run uses."""
+        return self.title.replace("daphne", server)
+
 
 CONFIGS = {
     c.name: c
@@ -1063,7 +1073,7 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
     n = args.matches
     result: dict[str, Any] = {
         "config": config.name,
-        "title": config.title.replace("daphne", args.server),
+        "title": config.title_under(args.server),
         "server": args.server,
         "matches": n,
         "players": 2 * n,

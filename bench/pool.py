@@ -375,8 +375,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     shutil.copy(server.log, Path(args.keep_logs) / server.log.name)
         checked = json.loads(await run_quiet([sys.executable, "-m", "bench.pool_check"], env))
         tracebacks = sum(s.log.read_text(errors="replace").count("Traceback") for s in servers)
-    title = config.title.replace("daphne", args.server)
-    result = result_of(title, players, begun, {**cpu, **idle}, checked, tracebacks)
+    result = result_of(
+        config.title_under(args.server), players, begun, {**cpu, **idle}, checked, tracebacks
+    )
     return {**result, "server": args.server}
 
 
