@@ -28,6 +28,7 @@ import contextlib
 import json
 import math
 import os
+import random
 import secrets
 import signal
 import socket
@@ -38,7 +39,7 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -136,6 +137,24 @@ async def limited(
         return result
 
     return list(await asyncio.gather(*(run(job) for job in jobs)))
+
+
+def moments(i: int, count: int, start: float, end: float, pace: str) -> Iterator[float]:
+    """When the ``i``-th of ``count`` matches (or relay pairs) moves, from ``start`` until
+    ``end``, one move per MOVE_PERIOD on average. ``even``: exactly every MOVE_PERIOD, the
+    matches spread evenly over the period, so that no two moves ever meet (kinder than any
+    crowd). ``random``: from a random first moment, after a think time drawn from 0.5 to 1.5
+    MOVE_PERIOD each time, as independent players move: the moves of many matches together
+    bunch up and thin out like a Poisson stream of the same rate. The draws depend on ``i``
+    alone, so the relay and the site of one run follow the same moments."""
+    if pace == "even":
+        moment = start + i * MOVE_PERIOD / count
+    else:
+        draw = random.Random(i)
+        moment = start + draw.uniform(0, MOVE_PERIOD)
+    while moment < end:
+        yield moment
+        moment += MOVE_PERIOD if pace == "even" else draw.uniform(0.5, 1.5) * MOVE_PERIOD
 
 
 async def sleep_until(moment: float) -> None:
@@ -435,10 +454,12 @@ class Reply:
 class Http:
     """One keep-alive connection to one server, one request at a time, as a simple API
     client holds it. A request that meets a connection the server closed while it was idle
-    is sent again once on a new one (safe: every POST carries an ``Idempotency-Key``)."""
+    is sent again once on a new one (safe: every POST carries an ``Idempotency-Key``). With
+    ``fresh``, a new connection for every request, closed after its answer, as a client on
+    ``urllib`` makes them (``ginclient``)."""
 
-    def __init__(self, port: int, token: str = "") -> None:
-        self.port, self.token = port, token
+    def __init__(self, port: int, token: str = "", *, fresh: bool = False) -> None:
+        self.port, self.token, self.fresh = port, token, fresh
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.lock = asyncio.Lock()
@@ -461,15 +482,20 @@ class Http:
             head += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
         if idempotent:
             head.append(f"Idempotency-Key: {uuid.uuid4()}")
+        if self.fresh:
+            head.append("Connection: close")
         head += headers
         request = ("\r\n".join(head) + "\r\n\r\n").encode() + body
         async with self.lock:
             try:
                 async with asyncio.timeout(HTTP_TIMEOUT):
-                    return await self._send(request)
+                    reply = await self._send(request)
             except BaseException:
                 self.close()  # whatever the connection holds now is unknown
                 raise
+            if self.fresh:
+                self.close()
+            return reply
 
     async def _send(self, request: bytes) -> Reply:
         for attempt in range(2):
@@ -542,10 +568,12 @@ class RelayResult:
     cpu_seconds: dict[str, float]
 
 
-async def run_relay(servers: list[Server], pairs: int, seconds: float) -> RelayResult:
-    """``pairs`` pairs of sockets; A sends a frame every MOVE_PERIOD (pairs spread over the
-    period), B receives it through the channel layer. A and B sit on different workers when
-    there are several, like the two players of a match."""
+async def run_relay(
+    servers: list[Server], pairs: int, seconds: float, pace: str = "random"
+) -> RelayResult:
+    """``pairs`` pairs of sockets; A sends a frame at the moments of the site's matches
+    (``moments``), B receives it through the channel layer. A and B sit on different workers
+    when there are several, like the two players of a match."""
     sent: dict[str, float] = {}
     latencies: list[float] = []
     errors: Counter[str] = Counter()
@@ -576,9 +604,7 @@ async def run_relay(servers: list[Server], pairs: int, seconds: float) -> RelayR
     end = start + seconds
 
     async def speak(i: int, ws: ClientConnection) -> None:
-        moment = start + i * MOVE_PERIOD / pairs
-        k = 0
-        while moment < end:
+        for k, moment in enumerate(moments(i, pairs, start, end, pace)):
             await sleep_until(moment)
             key = f"{i}:{k}"
             sent[key] = time.perf_counter()
@@ -587,10 +613,9 @@ async def run_relay(servers: list[Server], pairs: int, seconds: float) -> RelayR
             except ConnectionClosed:
                 sent.pop(key, None)
                 return
-            k += 1
-            moment += MOVE_PERIOD
 
-    say(f"  relay: {pairs} pairs, a frame per pair every {MOVE_PERIOD:.0f} s for {seconds:.0f} s")
+    every = f"a frame per pair every {MOVE_PERIOD:.0f} s ({pace})"
+    say(f"  relay: {pairs} pairs, {every} for {seconds:.0f} s")
     await asyncio.gather(*(speak(i, a) for i, (a, _b) in enumerate(opened)))
     deadline = time.perf_counter() + PUSH_GRACE
     while sent and time.perf_counter() < deadline:
@@ -661,13 +686,32 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
     return legal[0]
 
 
+@dataclass(frozen=True)
+class Client:
+    """How the players' program behaves: when they move (``moments``), whether each request
+    opens a connection of its own (``fresh``, as ``ginclient`` on ``urllib`` does) or reuses
+    one (``keep``), and whether they read the match (``GET /matches/{id}``) before each move,
+    as ``ginclient``'s bot does after an event, or choose from the event's view (``view``).
+    The defaults are the most demanding of each."""
+
+    pace: str = "random"
+    connections: str = "fresh"
+    reads: str = "get"
+
+    def __str__(self) -> str:
+        return f"pace {self.pace}, {self.connections} connections, reads {self.reads}"
+
+
 class Site:
     """The benchmark's clients of one running site."""
 
-    def __init__(self, servers: list[Server], credentials: list[tuple[str, str]]) -> None:
-        self.servers = servers
+    def __init__(
+        self, servers: list[Server], credentials: list[tuple[str, str]], client: Client
+    ) -> None:
+        self.servers, self.client = servers, client
+        fresh = client.connections == "fresh"
         self.players = [
-            Player(name, token, port, Http(port, token))
+            Player(name, token, port, Http(port, token, fresh=fresh))
             for i, (name, token) in enumerate(credentials)
             for port in [servers[i % len(servers)].port]
         ]
@@ -675,6 +719,7 @@ class Site:
         self.errors: Counter[str] = Counter()
         self.skipped: Counter[str] = Counter()
         self.post_rtt: list[float] = []
+        self.get_rtt: list[float] = []
         self.push: list[float] = []
         self.pending: dict[tuple[str, int, str], float] = {}
         self.last_frame_at = time.perf_counter()
@@ -849,26 +894,43 @@ class Site:
         return None
 
     async def move(self, match: Match, player: Player, view: dict[str, Any]) -> None:
+        match.in_flight = True
+        try:
+            if self.client.reads == "get":
+                read = await self.read(match, player)
+                if read is None or not read["legal_actions"]:
+                    return  # moved on meanwhile (the opponent resigned, the time ran out)
+                view = read
+            await self.post_move(match, player, view)
+        finally:
+            match.in_flight = False
+
+    async def read(self, match: Match, player: Player) -> dict[str, Any] | None:
+        """The player's view of the match, read (``GET /matches/{id}``) and remembered."""
+        started = time.perf_counter()
+        reply = await self.call(player, "GET /matches/{id}", f"/api/v1/matches/{match.id}")
+        if reply is None or reply.status != 200:
+            return None
+        self.get_rtt.append(time.perf_counter() - started)
+        view: dict[str, Any] = reply.json()["view"]
+        player.remember(match.id, view)
+        return view
+
+    async def post_move(self, match: Match, player: Player, view: dict[str, Any]) -> None:
         opponent = match.players[1] if player is match.players[0] else match.players[0]
         version = int(view["version"])
         waiting = (match.id, version + 1, opponent.username)
-        match.in_flight = True
         started = self.pending[waiting] = time.perf_counter()
-        try:
-            reply = await self.call(
-                player,
-                "POST /matches/{id}/actions",
-                f"/api/v1/matches/{match.id}/actions",
-                {"action": choose(view), "version": version},
-            )
-        finally:
-            match.in_flight = False
+        reply = await self.call(
+            player,
+            "POST /matches/{id}/actions",
+            f"/api/v1/matches/{match.id}/actions",
+            {"action": choose(view), "version": version},
+        )
         if reply is None or reply.status != 200:
             self.pending.pop(waiting, None)
             if reply is not None and reply.status == 409:
-                again = await self.call(player, "GET /matches/{id}", f"/api/v1/matches/{match.id}")
-                if again is not None and again.status == 200:
-                    player.remember(match.id, again.json()["view"])
+                await self.read(match, player)
             return
         self.post_rtt.append(time.perf_counter() - started)
         match.moves += 1
@@ -885,10 +947,10 @@ class Site:
         end = start + seconds
 
         async def pace(i: int, match: Match) -> None:
-            moment = start + i * MOVE_PERIOD / len(matches)
-            while moment < end and not match.done:
+            for moment in moments(i, len(matches), start, end, self.client.pace):
+                if match.done:
+                    return
                 await sleep_until(moment)
-                moment += MOVE_PERIOD
                 if match.in_flight:
                     self.skipped["previous move still in flight"] += 1
                     continue
@@ -1079,6 +1141,7 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
         "players": 2 * n,
         "seconds": args.seconds,
         "workers": config.workers,
+        "client": asdict(args.client),
         "conn_max_age": os.environ.get("CONN_MAX_AGE", "0") if config.distributed else None,
     }
     with ExitStack() as stack:
@@ -1102,7 +1165,7 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
                 args.server,
             )
             await asyncio.gather(*(s.wait_ready("/") for s in relays))
-            relay = await run_relay(relays, n, args.seconds)
+            relay = await run_relay(relays, n, args.seconds, args.client.pace)
         result["relay_ms"] = asdict(relay.latency)
         result["relay_errors"] = relay.errors
         result["relay_cpu_seconds"] = relay.cpu_seconds
@@ -1112,7 +1175,7 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
             stack, "site", "ginsite.asgi:application", config.workers, env, log_dir, args.server
         )
         await asyncio.gather(*(s.wait_ready("/api/v1/me") for s in servers))
-        site = Site(servers, credentials)
+        site = Site(servers, credentials, args.client)
         try:
             idle = max(IDLE_SOCKETS_MIN, 2 * n)
             result["idle_sockets"] = idle
@@ -1160,6 +1223,7 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
                 moves=moves,
                 matches_finished=sum(1 for m in site.matches.values() if m.done),
                 post_ms=asdict(summarize(site.post_rtt)),
+                get_ms=asdict(summarize(site.get_rtt)),
                 push_ms=asdict(summarize(site.push)),
                 skipped_ticks=dict(site.skipped),
                 events=site.integrity(),
@@ -1234,9 +1298,11 @@ def render(r: dict[str, Any]) -> str:
     lines = [
         f"== {r['config']}: {r['title']} - {r['paired']}/{r['matches']} matches, "
         f"{r['players']} players, {r['seconds']:.0f} s of play ==",
+        f"  clients: {Client(**r['client'])}",
         f"  setup: {setup}",
         f"  {'latency (ms)':28} {'n':>7}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}",
         latency_row("relay frame A -> B (floor)", r["relay_ms"]),
+        latency_row("GET /matches/{id} round trip", r["get_ms"]),
         latency_row("POST /actions round trip", r["post_ms"]),
         latency_row("move -> opponent's push", r["push_ms"]),
         f"  moves: {r['moves']}, matches finished: {r['matches_finished']}; "
@@ -1303,7 +1369,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--server", default="daphne", choices=SERVERS, help="the ASGI server (default daphne)"
     )
+    defaults = Client()
+    parser.add_argument(
+        "--pace", choices=("random", "even"), default=defaults.pace, help=moments.__doc__
+    )
+    parser.add_argument("--connections", choices=("fresh", "keep"), default=defaults.connections)
+    parser.add_argument("--reads", choices=("get", "view"), default=defaults.reads)
     args = parser.parse_args(argv)
+    args.client = Client(args.pace, args.connections, args.reads)
     if args.quick:
         args.matches, args.seconds, args.configs = 4, 8.0, "embedded,pg1,pg2"
     args.configs = [c.strip() for c in args.configs.split(",") if c.strip()]
@@ -1337,7 +1410,8 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGTERM, stop)
     say(
         f"bench.live: {args.matches} matches, {args.seconds:.0f} s of play, "
-        f"configs {', '.join(args.configs)}, a move per match every {MOVE_PERIOD:.0f} s"
+        f"configs {', '.join(args.configs)}, a move per match every {MOVE_PERIOD:.0f} s; "
+        f"clients: {args.client}"
     )
     begun = time.perf_counter()
     try:
