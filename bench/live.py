@@ -312,6 +312,107 @@ class Server:
                 self.process.wait(timeout=10)
 
 
+class Meter:
+    """CPU seconds of the site's server processes, PostgreSQL's backends serving the site's
+    database (those alive at the end: the servers' pools keep theirs), the Redis server (with
+    ``redis``: its whole process, so nothing else should use it meanwhile), the whole machine
+    and what the host stole from it."""
+
+    def __init__(self, servers: list[Server], database: str, *, redis: bool) -> None:
+        self.servers, self.database, self.redis = servers, database, redis
+        self.start: dict[str, Any] = {}
+
+    def backends(self) -> dict[int, float]:
+        if not self.database.startswith("postgres"):
+            return {}
+        import psycopg
+
+        with psycopg.connect(self.database, autocommit=True) as conn:
+            pids = conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid()"
+            ).fetchall()
+        found = {}
+        for (pid,) in pids:
+            with contextlib.suppress(OSError):
+                found[int(pid)] = cpu_seconds(int(pid))
+        return found
+
+    def read(self) -> dict[str, Any]:
+        return {
+            "servers": sum(s.cpu() for s in self.servers),
+            "backends": self.backends(),
+            "redis": redis_cpu() if self.redis else 0.0,
+            "machine": machine_cpu()[0],
+            "stolen": stolen_cpu(),
+        }
+
+    def begin(self) -> None:
+        self.start = self.read()
+
+    def end(self) -> dict[str, float]:
+        now = self.read()
+        before = self.start["backends"]
+        database = sum(cpu - before.get(pid, 0.0) for pid, cpu in now["backends"].items())
+        used = {k: now[k] - self.start[k] for k in ("servers", "redis", "machine", "stolen")}
+        return {k: round(v, 2) for k, v in {**used, "postgres": database}.items()}
+
+
+def redis_cpu() -> float:
+    """CPU seconds of the machine's Redis servers (their threads included)."""
+    total = 0.0
+    for comm in Path("/proc").glob("[0-9]*/comm"):
+        with contextlib.suppress(OSError):
+            if comm.read_text().strip() == "redis-server":
+                total += cpu_seconds(int(comm.parent.name))
+    return total
+
+
+def _py_spy() -> str:
+    """py-spy from the environment this runs in (a dev dependency), else from PATH."""
+    beside = Path(sys.executable).parent / "py-spy"
+    return str(beside) if beside.exists() else "py-spy"
+
+
+@contextlib.contextmanager
+def sampled(servers: list[Server], out: str | None) -> Iterator[None]:
+    """With ``out``: ``py-spy record`` of each server process while the block runs, raw
+    (collapsed) stacks with thread names, to ``out/<server>.txt``."""
+    if not out:
+        yield
+        return
+    Path(out).mkdir(parents=True, exist_ok=True)
+    spies = [
+        subprocess.Popen(
+            [
+                _py_spy(),
+                "record",
+                "-p",
+                str(s.process.pid),
+                "-r",
+                "100",
+                "-f",
+                "raw",
+                "--threads",
+                "--nonblocking",
+                "--subprocesses",
+                "-o",
+                str(Path(out) / f"{s.name}.txt"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for s in servers
+    ]
+    try:
+        yield
+    finally:
+        for spy in spies:
+            spy.send_signal(signal.SIGINT)  # py-spy writes what it has and ends
+        for spy in spies:
+            spy.wait(timeout=30)
+
+
 def start_servers(
     stack: ExitStack,
     prefix: str,
@@ -1068,6 +1169,9 @@ class Config:
     title: str
     workers: int
     distributed: bool
+    # Each worker's database pool (and so its HTTP lanes), when the default's 20 per worker
+    # would go over PostgreSQL's max_connections (100).
+    pool_max: int | None = None
 
     def title_under(self, server: str) -> str:
         """The title, naming the ASGI server the run uses."""
@@ -1081,6 +1185,7 @@ CONFIGS = {
         Config("pg1", "PostgreSQL + Redis, 1 daphne worker", 1, True),
         Config("pg2", "PostgreSQL + Redis, 2 daphne workers", 2, True),
         Config("pg4", "PostgreSQL + Redis, 4 daphne workers", 4, True),
+        Config("pg8", "PostgreSQL + Redis, 8 daphne workers (pools of 10)", 8, True, 10),
     )
 }
 
@@ -1101,6 +1206,8 @@ async def site_database(
         stack.callback(drop_database, args.postgres, name)
         flush_redis(args.redis)
         env.update(DATABASE_URL=database_url(args.postgres, name), REDIS_URL=args.redis)
+        if config.pool_max is not None:
+            env["DB_POOL_MAX"] = str(config.pool_max)
     else:
         env["DATABASE_URL"] = f"sqlite:///{log_dir}/db.sqlite3?{SQLITE_OPTIONS}"
         # As the site's own SQLite settings keep them (DATABASE_URL alone would not).
@@ -1204,12 +1311,16 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
             result["stored_setup"] = stored_setup
 
             say(f"{tag} playing {len(site.matches)} matches for {args.seconds:.0f} s")
+            meter = Meter(servers, env["DATABASE_URL"], redis=config.distributed)
+            meter.begin()
             client_cpu = time.process_time()
             busy_before, total_before = machine_cpu()
             begun = time.perf_counter()
-            await site.play(args.seconds)
+            with sampled(servers, args.py_spy and str(Path(args.py_spy) / config.name)):
+                await site.play(args.seconds)
             wall = time.perf_counter() - begun
             client_cpu = time.process_time() - client_cpu
+            parts = meter.end()
             busy_after, total_after = machine_cpu()
             machine_busy = (busy_after - busy_before) / (total_after - total_before)
             cpu_play = {s.name: s.cpu() for s in servers}
@@ -1232,6 +1343,11 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
                     "play": play_cpu,
                     "play_ms_per_move": round(sum(play_cpu.values()) / max(1, moves) * 1000, 2),
                     "client_play": round(client_cpu, 2),
+                    # Per move, in ms: each part of the machine (docs/scaling.md).
+                    "parts_ms_per_move": {
+                        k: round(1000 * v / max(1, moves), 2)
+                        for k, v in {**parts, "client": client_cpu}.items()
+                    },
                     "client_share_of_a_core": round(client_cpu / wall, 2),
                     "machine_busy_share": round(machine_busy, 2),
                     "machine_cores": os.cpu_count(),
@@ -1325,6 +1441,8 @@ def render(r: dict[str, Any]) -> str:
         f"play {stored(r['stored_play'])}",
         f"  server CPU s: setup {cpu['setup']}, play {cpu['play']} "
         f"= {cpu['play_ms_per_move']} ms per move; relay {r['relay_cpu_seconds']}",
+        "  CPU per move by part (ms): "
+        + ", ".join(f"{k} {v}" for k, v in cpu["parts_ms_per_move"].items()),
         f"  client CPU during play: {cpu['client_play']} s "
         f"({cpu['client_share_of_a_core']:.0%} of a core); the machine's {cpu['machine_cores']} "
         f"cores were {cpu['machine_busy_share']:.0%} busy (everything on it), load average "
@@ -1353,7 +1471,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--matches", type=int, default=50, help="lobby matches (2N players)")
     parser.add_argument("--seconds", type=float, default=30.0, help="seconds of paced play")
     parser.add_argument(
-        "--configs", default="embedded,pg1,pg2", help="comma-separated: embedded, pg1, pg2, pg4"
+        "--configs",
+        default="embedded,pg1,pg2",
+        help="comma-separated: embedded, pg1, pg2, pg4, pg8",
     )
     parser.add_argument("--quick", action="store_true", help="smoke run: 4 matches, 8 s, all")
     parser.add_argument("--json", action="store_true", help="also print a JSON summary")
@@ -1368,6 +1488,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep-logs", metavar="DIR", help="copy the server logs here")
     parser.add_argument(
         "--server", default="daphne", choices=SERVERS, help="the ASGI server (default daphne)"
+    )
+    parser.add_argument(
+        "--py-spy", metavar="DIR", help="sample the servers during play (py-spy, raw stacks)"
     )
     defaults = Client()
     parser.add_argument(

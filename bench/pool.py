@@ -28,13 +28,10 @@ import asyncio
 import contextlib
 import json
 import shutil
-import signal
-import subprocess
 import sys
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -49,19 +46,17 @@ from bench.live import (
     HTTP_TIMEOUT,
     SERVERS,
     Http,
+    Meter,
     Progress,
     Reply,
-    Server,
-    cpu_seconds,
     limited,
-    machine_cpu,
     open_socket,
     pace_ms,
     run_quiet,
+    sampled,
     say,
     site_database,
     start_servers,
-    stolen_cpu,
     summarize,
 )
 
@@ -206,56 +201,6 @@ async def report_progress(players: list[Pooled], begun: float) -> None:
         )
 
 
-# --- CPU of the servers -------------------------------------------------------------------------
-
-
-class Meter:
-    """CPU seconds of the daphne processes, PostgreSQL's backends serving the site's database
-    (those alive at the end: the servers' pools keep theirs), and the whole machine."""
-
-    def __init__(self, servers: list[Server], database: str) -> None:
-        self.servers, self.database = servers, database
-        self.start: dict[str, Any] = {}
-
-    def backends(self) -> dict[int, float]:
-        if not self.database.startswith("postgres"):
-            return {}
-        import psycopg
-
-        with psycopg.connect(self.database, autocommit=True) as conn:
-            pids = conn.execute(
-                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                "AND pid <> pg_backend_pid()"
-            ).fetchall()
-        found = {}
-        for (pid,) in pids:
-            with contextlib.suppress(OSError):
-                found[int(pid)] = cpu_seconds(int(pid))
-        return found
-
-    def read(self) -> dict[str, Any]:
-        return {
-            "daphne": sum(s.cpu() for s in self.servers),
-            "backends": self.backends(),
-            "machine": machine_cpu()[0],
-            "stolen": stolen_cpu(),
-        }
-
-    def begin(self) -> None:
-        self.start = self.read()
-
-    def end(self) -> dict[str, float]:
-        now = self.read()
-        before = self.start["backends"]
-        database = sum(cpu - before.get(pid, 0.0) for pid, cpu in now["backends"].items())
-        return {
-            "daphne": round(now["daphne"] - self.start["daphne"], 2),
-            "postgres": round(database, 2),
-            "machine": round(now["machine"] - self.start["machine"], 2),
-            "stolen": round(now["stolen"] - self.start["stolen"], 2),
-        }
-
-
 # --- A run --------------------------------------------------------------------------------------
 
 
@@ -264,50 +209,6 @@ async def setup(stack: ExitStack, args: argparse.Namespace) -> dict[str, str]:
     env, log_dir = await site_database(stack, CONFIGS[args.config], args, "bench_pool")
     env["BENCH_LOG_DIR"] = str(log_dir)
     return env
-
-
-def _py_spy() -> str:
-    """py-spy from the environment this runs in (a dev dependency), else from PATH."""
-    beside = Path(sys.executable).parent / "py-spy"
-    return str(beside) if beside.exists() else "py-spy"
-
-
-@contextlib.contextmanager
-def sampled(servers: list[Server], out: str | None) -> Iterator[None]:
-    """With ``out``: ``py-spy record`` of each daphne process while the block runs, raw
-    (collapsed) stacks with thread names, to ``out/<server>.txt``."""
-    if not out:
-        yield
-        return
-    spies = [
-        subprocess.Popen(
-            [
-                _py_spy(),
-                "record",
-                "-p",
-                str(s.process.pid),
-                "-r",
-                "100",
-                "-f",
-                "raw",
-                "--threads",
-                "--nonblocking",
-                "--subprocesses",
-                "-o",
-                str(Path(out) / f"{s.name}.txt"),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for s in servers
-    ]
-    try:
-        yield
-    finally:
-        for spy in spies:
-            spy.send_signal(signal.SIGINT)  # py-spy writes what it has and ends
-        for spy in spies:
-            spy.wait(timeout=30)
 
 
 async def idle_cpu(meter: Meter, seconds: float) -> dict[str, float]:
@@ -320,7 +221,7 @@ async def idle_cpu(meter: Meter, seconds: float) -> dict[str, float]:
     return {
         f"idle_{k}_per_s": round(v / seconds, 3)
         for k, v in used.items()
-        if k not in ("machine", "stolen")
+        if k not in ("machine", "stolen", "redis")
     }
 
 
@@ -362,7 +263,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             progress = Progress("event sockets", n)
             await limited([lambda p=p: connect(p) for p in players], CONNECT_CONCURRENCY, progress)
-            meter = Meter(servers, env["DATABASE_URL"])
+            meter = Meter(servers, env["DATABASE_URL"], redis=False)
             idle = await idle_cpu(meter, args.idle_seconds)
             begun, cpu = await burst(players, meter, args.py_spy)
         finally:
@@ -414,7 +315,7 @@ def result_of(
         "errors": dict(Counter(e for p in players for e in p.errors)),
         "server_tracebacks": tracebacks,
         "cpu_seconds": cpu,
-        "server_cpu_ms_per_pairing": round(1000 * cpu["daphne"] / pairs, 1) if pairs else None,
+        "server_cpu_ms_per_pairing": round(1000 * cpu["servers"] / pairs, 1) if pairs else None,
         "postgres_cpu_ms_per_pairing": round(1000 * cpu["postgres"] / pairs, 1) if pairs else None,
         "players_paired_twice": sum(1 for p in players if len(p.matches) > 1),
         "matches_heard_by_one": sum(1 for k in seated.values() if k != 2),
@@ -443,11 +344,11 @@ def render(result: dict[str, Any]) -> str:
         f"(after {result['join_retries']} retries of a 503 or 429)",
         f"  errors:                  {result['errors'] or 'none'}; "
         f"{result['server_tracebacks']} tracebacks in the server logs",
-        f"  server CPU:              {result['server']} {cpu['daphne']} s = "
+        f"  server CPU:              {result['server']} {cpu['servers']} s = "
         f"{result['server_cpu_ms_per_pairing']} ms per pairing; PostgreSQL backends "
         f"{cpu['postgres']} s = {result['postgres_cpu_ms_per_pairing']} ms; "
         f"machine {cpu['machine']} s (of which stolen by the host {cpu['stolen']} s)",
-        f"  idle sockets before:     {result['server']} {cpu['idle_daphne_per_s']} s and "
+        f"  idle sockets before:     {result['server']} {cpu['idle_servers_per_s']} s and "
         f"PostgreSQL {cpu['idle_postgres_per_s']} s of CPU per second",
         f"  clients saw:             {result['players_paired_twice']} players paired twice, "
         f"{result['matches_heard_by_one']} matches heard of by one player only",
