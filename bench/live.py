@@ -377,7 +377,9 @@ def _py_spy() -> str:
 @contextlib.contextmanager
 def sampled(servers: list[Server], out: str | None) -> Iterator[None]:
     """With ``out``: ``py-spy record`` of each server process while the block runs, raw
-    (collapsed) stacks with thread names, to ``out/<server>.txt``."""
+    (collapsed) stacks with thread names, to ``out/<server>.txt``: only the thread holding the
+    interpreter's lock (``--gil``), so that a process's samples say what kept its one
+    interpreter busy, not where its threads wait."""
     if not out:
         yield
         return
@@ -394,6 +396,7 @@ def sampled(servers: list[Server], out: str | None) -> Iterator[None]:
                 "-f",
                 "raw",
                 "--threads",
+                "--gil",
                 "--nonblocking",
                 "--subprocesses",
                 "-o",

@@ -286,7 +286,7 @@ def main(argv: list[str] | None = None) -> None:
     spread = []
     for machines in (int(m) for m in args.machines.split(",") if m):
         layout = Layout(machines, args.cores, args.db_cores, args.redis_shards, args.routing)
-        most = largest(layout, costs, args.goal_ms)
+        most = largest(layout, costs, args.goal_ms, step=25)
         outcome = simulate(most, layout, costs) if most else None
         shown = f"p95 {outcome.p95_ms:.1f} ms, busy {outcome.busy}" if outcome else ""
         print(f"  {machines:3d} machine(s): {most:6d} matches within {args.goal_ms:.0f} ms {shown}")
