@@ -49,13 +49,14 @@ SHAPE = 4.0
 @dataclass(frozen=True)
 class Costs:
     """Per move, in milliseconds, as bench.live measured them (2026-12-03, pg2, the
-    demanding client: a GET and a POST per move, fresh connections)."""
+    demanding client: a GET and a POST per move, fresh connections), with ``fixed_ms`` and
+    ``path_share`` as ``fit`` found them for those runs (docs/scaling.md)."""
 
-    app_ms: float = 15.0
-    pg_ms: float = 3.0
-    redis_ms: float = 0.4
-    fixed_ms: float = 6.0
-    path_share: float = 0.4
+    app_ms: float = 15.5
+    pg_ms: float = 4.1
+    redis_ms: float = 0.28
+    fixed_ms: float = 0.0
+    path_share: float = 0.3
     push_share: float = 0.1
 
 
@@ -91,10 +92,10 @@ class Outcome:
 
 
 class Station:
-    """Servers of one part with a first-come-first-served queue."""
+    """Servers of one part with a first-come-first-served queue of (job, step)."""
 
-    def __init__(self, name: str, servers: int) -> None:
-        self.name, self.free, self.queue = name, servers, deque[tuple[int, float]]()
+    def __init__(self, servers: int) -> None:
+        self.free, self.queue = servers, deque[tuple[int, int]]()
         self.busy_ms = 0.0
 
 
@@ -103,19 +104,19 @@ def simulate(
 ) -> Outcome:
     draw = random.Random(seed)
 
-    app_ms, pg_ms, redis_ms = costs.app_ms, costs.pg_ms, costs.redis_ms
+    parts = (costs.app_ms, costs.pg_ms, costs.redis_ms)
     if layout.shared:
+        # Each part runs slower by the share of the cores the other parts take.
         per_core = matches / MOVE_PERIOD / 1000 / layout.cores  # moves per ms per core
-        app_ms /= max(0.05, 1 - per_core * (pg_ms + redis_ms))
-        pg_ms /= max(0.05, 1 - per_core * (costs.app_ms + redis_ms))
-        redis_ms /= max(0.05, 1 - per_core * (costs.app_ms + pg_ms))
+        parts = tuple(own / max(0.05, 1 - per_core * (sum(parts) - own)) for own in parts)
+    app_ms, pg_ms, redis_ms = parts
 
     def service(mean: float) -> float:
         return draw.gammavariate(SHAPE, mean / SHAPE) if mean > 0 else 0.0
 
-    processes = [Station(f"process {i}", 1) for i in range(layout.processes)]
-    database = Station("postgres", layout.db_cores)
-    shards = [Station(f"redis {i}", 1) for i in range(layout.redis_shards)]
+    processes = [Station(1) for _ in range(layout.processes)]
+    database = Station(layout.db_cores)
+    shards = [Station(1) for _ in range(layout.redis_shards)]
     arrivals = sorted(
         (moment * 1000, i)
         for i in range(matches)
@@ -222,7 +223,7 @@ def fit(measured: dict[int, tuple[float, float]], costs: Costs) -> tuple[Costs, 
     return best[1], best[0] / (2 * len(measured))
 
 
-def largest(layout: Layout, costs: Costs, goal_ms: float, step: int = 50) -> int:
+def largest(layout: Layout, costs: Costs, goal_ms: float, step: int = 25) -> int:
     """The most matches (in steps of ``step``) whose move -> push p95 stays within the goal."""
     matches, best = step, 0
     while matches <= 20_000:
@@ -286,7 +287,7 @@ def main(argv: list[str] | None = None) -> None:
     spread = []
     for machines in (int(m) for m in args.machines.split(",") if m):
         layout = Layout(machines, args.cores, args.db_cores, args.redis_shards, args.routing)
-        most = largest(layout, costs, args.goal_ms, step=25)
+        most = largest(layout, costs, args.goal_ms)
         outcome = simulate(most, layout, costs) if most else None
         shown = f"p95 {outcome.p95_ms:.1f} ms, busy {outcome.busy}" if outcome else ""
         print(f"  {machines:3d} machine(s): {most:6d} matches within {args.goal_ms:.0f} ms {shown}")
