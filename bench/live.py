@@ -147,14 +147,12 @@ def moments(i: int, count: int, start: float, end: float, pace: str) -> Iterator
     MOVE_PERIOD each time, as independent players move: the moves of many matches together
     bunch up and thin out like a Poisson stream of the same rate. The draws depend on ``i``
     alone, so the relay and the site of one run follow the same moments."""
-    if pace == "even":
-        moment = start + i * MOVE_PERIOD / count
-    else:
-        draw = random.Random(i)
-        moment = start + draw.uniform(0, MOVE_PERIOD)
+    draw = random.Random(i)
+    even = pace == "even"
+    moment = start + (i * MOVE_PERIOD / count if even else draw.uniform(0, MOVE_PERIOD))
     while moment < end:
         yield moment
-        moment += MOVE_PERIOD if pace == "even" else draw.uniform(0.5, 1.5) * MOVE_PERIOD
+        moment += MOVE_PERIOD if even else draw.uniform(0.5, 1.5) * MOVE_PERIOD
 
 
 async def sleep_until(moment: float) -> None:
@@ -321,6 +319,7 @@ class Meter:
     def __init__(self, servers: list[Server], database: str, *, redis: bool) -> None:
         self.servers, self.database, self.redis = servers, database, redis
         self.start: dict[str, Any] = {}
+        self.last: dict[str, Any] = {}
 
     def backends(self) -> dict[int, float]:
         if not self.database.startswith("postgres"):
@@ -339,11 +338,13 @@ class Meter:
         return found
 
     def read(self) -> dict[str, Any]:
+        busy, total = machine_cpu()
         return {
             "servers": sum(s.cpu() for s in self.servers),
             "backends": self.backends(),
             "redis": redis_cpu() if self.redis else 0.0,
-            "machine": machine_cpu()[0],
+            "machine": busy,
+            "machine_total": total,
             "stolen": stolen_cpu(),
         }
 
@@ -351,11 +352,18 @@ class Meter:
         self.start = self.read()
 
     def end(self) -> dict[str, float]:
-        now = self.read()
+        now = self.last = self.read()
         before = self.start["backends"]
         database = sum(cpu - before.get(pid, 0.0) for pid, cpu in now["backends"].items())
         used = {k: now[k] - self.start[k] for k in ("servers", "redis", "machine", "stolen")}
         return {k: round(v, 2) for k, v in {**used, "postgres": database}.items()}
+
+    def machine_busy_share(self) -> float:
+        """The share of the machine's CPU time (all cores) that was busy from ``begin`` to
+        the last ``end``."""
+        return (self.last["machine"] - self.start["machine"]) / (
+            self.last["machine_total"] - self.start["machine_total"]
+        )
 
 
 def redis_cpu() -> float:
@@ -672,9 +680,7 @@ class RelayResult:
     cpu_seconds: dict[str, float]
 
 
-async def run_relay(
-    servers: list[Server], pairs: int, seconds: float, pace: str = "random"
-) -> RelayResult:
+async def run_relay(servers: list[Server], pairs: int, seconds: float, pace: str) -> RelayResult:
     """``pairs`` pairs of sockets; A sends a frame at the moments of the site's matches
     (``moments``), B receives it through the channel layer. A and B sit on different workers
     when there are several, like the two players of a match."""
@@ -1317,15 +1323,12 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
             meter = Meter(servers, env["DATABASE_URL"], redis=config.distributed)
             meter.begin()
             client_cpu = time.process_time()
-            busy_before, total_before = machine_cpu()
             begun = time.perf_counter()
             with sampled(servers, args.py_spy and str(Path(args.py_spy) / config.name)):
                 await site.play(args.seconds)
             wall = time.perf_counter() - begun
             client_cpu = time.process_time() - client_cpu
             parts = meter.end()
-            busy_after, total_after = machine_cpu()
-            machine_busy = (busy_after - busy_before) / (total_after - total_before)
             cpu_play = {s.name: s.cpu() for s in servers}
             result["stored_play"] = {
                 kind: {k: v - stored_setup.get(kind, {}).get(k, 0) for k, v in counts.items()}
@@ -1352,7 +1355,7 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
                         for k, v in {**parts, "client": client_cpu}.items()
                     },
                     "client_share_of_a_core": round(client_cpu / wall, 2),
-                    "machine_busy_share": round(machine_busy, 2),
+                    "machine_busy_share": round(meter.machine_busy_share(), 2),
                     "machine_cores": os.cpu_count(),
                     "load_average_after_play": round(os.getloadavg()[0], 1),
                 },
