@@ -83,3 +83,32 @@ def test_it_steps_through_a_finished_hand(
     page.locator("#move-4 a").click()
     expect(position).to_have_text("Move 4 of 6: bob discarded K♠.")
     expect(page.locator("#move-4")).to_have_attribute("aria-current", "step")
+
+
+def test_a_press_right_after_a_step_stays_on_the_page(
+    context: BrowserContext, base: str, alice: User, bob: User
+):
+    """The Next link a step swaps in answers at once: pressed in the same moment (a player who
+    holds Enter), it loads the next move into the stage, not a whole new page that drops the
+    keyboard's place."""
+    match = off_thread(_finished_hand, alice, bob)
+    sign_in(context, base, alice)
+    page = context.new_page()
+    page.goto(f"{base}/games/{match.public_id}/replay/1/")
+    page.wait_for_function("window.htmx !== undefined")
+    loads: list[str] = []
+    page.on("load", lambda: loads.append(page.url))
+    # Step once and, in the same task as the swap, put the focus on the new Next link.
+    page.evaluate(
+        """() => new Promise(done => {
+            document.body.addEventListener("htmx:afterSwap", () => {
+                document.getElementById("replay-next").focus();
+                done();
+            }, {once: true});
+            document.getElementById("replay-next").click();
+        })"""
+    )
+    page.keyboard.press("Enter")
+    expect(page.locator("#replay-position")).to_have_text("Move 2 of 6: alice discarded K♦.")
+    assert page.evaluate("document.activeElement.id") == "replay-next"
+    assert loads == []

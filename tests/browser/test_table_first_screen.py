@@ -44,16 +44,30 @@ def context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Browse
     context.close()
 
 
-def _top(page: Page, selector: str) -> float:
-    box = page.locator(selector).first.bounding_box()
+def _edge(page: Page, selector: str, edge: str) -> float:
+    """Where ``selector``'s first (top) or last (bottom) element sits, read in one step of the
+    page's own script: a push that swaps the table in between (the host's seed is answered by
+    one) cannot detach the element between finding and measuring it."""
+    box = page.evaluate(
+        """([selector, edge]) => {
+            const all = document.querySelectorAll(selector);
+            const element = edge === "top" ? all[0] : all[all.length - 1];
+            if (!element || !element.getClientRects().length) return null;
+            const box = element.getBoundingClientRect();
+            return edge === "top" ? box.top : box.bottom;
+        }""",
+        [selector, edge],
+    )
     assert box is not None, selector
-    return box["y"]
+    return box
+
+
+def _top(page: Page, selector: str) -> float:
+    return _edge(page, selector, "top")
 
 
 def _bottom(page: Page, selector: str) -> float:
-    box = page.locator(selector).last.bounding_box()
-    assert box is not None, selector
-    return box["y"] + box["height"]
+    return _edge(page, selector, "bottom")
 
 
 def test_a_waiting_host_sees_the_invitation_first(context: BrowserContext, base: str):
