@@ -12,10 +12,12 @@ In each one it measures, in the same run and at the same number of pairs and pac
   layer, where client A sends a frame and client B in the same group receives it;
 * the site: 2N players, made in the database with API tokens, each holding its ``/ws/events/``
   socket for the whole run, paired through the public API (challenge, accept), then one move
-  per match every two seconds posted to ``/api/v1/matches/{id}/actions``. It reports the POST
-  round trip, the time from sending the POST to the opponent's socket receiving the ``match``
-  event of that version, errors, lost or repeated events, server CPU, the RSS of an idle event
-  socket, and the ``presence`` events each player received while the lobby filled up.
+  per match every one to three seconds posted to ``/api/v1/matches/{id}/actions`` (or, with
+  ``--moves socket``, sent as an ``act`` frame over the player's open event socket). It reports
+  the move's round trip, the time from sending the move to the opponent's socket receiving the
+  ``match`` event of that version, errors, lost or repeated events, server CPU, the RSS of an
+  idle event socket, and the ``presence`` events each player received while the lobby filled
+  up.
 
 It prints and never asserts. Progress goes to stderr, results to stdout.
 """
@@ -762,6 +764,8 @@ class Player:
     longest_silence: float = 0.0
     # A match event whose version is lower than one this socket already delivered.
     versions_backwards: int = 0
+    # Moves sent over the event socket, waiting for their answer frames, by the frame's id.
+    answers: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
 
     def challenge_seen(self, challenge_id: int) -> asyncio.Future[None]:
         if challenge_id not in self.challenges:
@@ -807,9 +811,12 @@ class Client:
     pace: str = "random"
     connections: str = "fresh"
     reads: str = "get"
+    # Moves as HTTP POSTs, or as ``act`` frames over the already open event socket.
+    moves: str = "http"
 
     def __str__(self) -> str:
-        return f"pace {self.pace}, {self.connections} connections, reads {self.reads}"
+        told = f"pace {self.pace}, {self.connections} connections, reads {self.reads}"
+        return told + (", moves over the event socket" if self.moves == "socket" else "")
 
 
 class Site:
@@ -896,6 +903,11 @@ class Site:
         if kind == "hello":
             if player.next_seq is None:
                 player.next_seq = int(message["last_seq"]) + 1
+            return
+        if kind == "answer":
+            waiting = player.answers.pop(str(message.get("id")), None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(message)
             return
         seq = message.get("seq")
         if isinstance(seq, int) and player.next_seq is not None:
@@ -1031,24 +1043,50 @@ class Site:
         version = int(view["version"])
         waiting = (match.id, version + 1, opponent.username)
         started = self.pending[waiting] = time.perf_counter()
-        reply = await self.call(
-            player,
-            "POST /matches/{id}/actions",
-            f"/api/v1/matches/{match.id}/actions",
-            {"action": choose(view), "version": version},
-        )
-        if reply is None or reply.status != 200:
+        payload = {"action": choose(view), "version": version}
+        if self.client.moves == "socket":
+            status, body = await self.act(match, player, payload)
+        else:
+            reply = await self.call(
+                player, "POST /matches/{id}/actions", f"/api/v1/matches/{match.id}/actions", payload
+            )
+            status, body = (0, None) if reply is None else (reply.status, reply.json())
+        if status != 200:
             self.pending.pop(waiting, None)
-            if reply is not None and reply.status == 409:
+            if status == 409:
                 await self.read(match, player)
             return
         self.post_rtt.append(time.perf_counter() - started)
         match.moves += 1
-        body = reply.json()
         player.remember(match.id, body["view"])
         match.version = max(match.version, int(body["version"]))
         if body["status"] != "active":
             match.done = True
+
+    async def act(self, match: Match, player: Player, payload: dict[str, Any]) -> tuple[int, Any]:
+        """The move as an ``act`` frame over the player's event socket, with an idempotency key
+        as every POST of ours carries: its answer's status and body (0 when none came)."""
+        label = "act over the event socket"
+        ident = uuid.uuid4().hex
+        answered = player.answers[ident] = asyncio.get_running_loop().create_future()
+        command = {"type": "act", "id": ident, "match": match.id, **payload}
+        command["idempotency_key"] = ident
+        if player.ws is None:
+            self.errors[f"{label}: no socket"] += 1
+            return 0, None
+        try:
+            await player.ws.send(json.dumps(command))
+            async with asyncio.timeout(HTTP_TIMEOUT):
+                answer = await answered
+        except (TimeoutError, ConnectionClosed) as error:
+            self.errors[f"{label}: {type(error).__name__}"] += 1
+            return 0, None
+        finally:
+            player.answers.pop(ident, None)
+        status, body = int(answer["status"]), answer["body"]
+        if status != 200:
+            self.errors[f"{label}: {status} {body.get('code', '')}"] += 1
+        return status, body
 
     async def play(self, seconds: float) -> None:
         matches = list(self.matches.values())
@@ -1425,7 +1463,12 @@ def render(r: dict[str, Any]) -> str:
         f"  {'latency (ms)':28} {'n':>7}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}",
         latency_row("relay frame A -> B (floor)", r["relay_ms"]),
         latency_row("GET /matches/{id} round trip", r["get_ms"]),
-        latency_row("POST /actions round trip", r["post_ms"]),
+        latency_row(
+            "act frame -> answer"
+            if r["client"]["moves"] == "socket"
+            else "POST /actions round trip",
+            r["post_ms"],
+        ),
         latency_row("move -> opponent's push", r["push_ms"]),
         f"  moves: {r['moves']}, matches finished: {r['matches_finished']}; "
         f"ticks skipped: {r['skipped_ticks'] or 0}",
@@ -1504,8 +1547,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--connections", choices=("fresh", "keep"), default=defaults.connections)
     parser.add_argument("--reads", choices=("get", "view"), default=defaults.reads)
+    parser.add_argument(
+        "--moves",
+        choices=("http", "socket"),
+        default=defaults.moves,
+        help="POST each move, or send it over the open event socket (docs/api.md)",
+    )
     args = parser.parse_args(argv)
-    args.client = Client(args.pace, args.connections, args.reads)
+    args.client = Client(args.pace, args.connections, args.reads, args.moves)
     if args.quick:
         args.matches, args.seconds, args.configs = 4, 8.0, "embedded,pg1,pg2"
     args.configs = [c.strip() for c in args.configs.split(",") if c.strip()]

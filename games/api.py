@@ -199,10 +199,9 @@ class HistoryQuery(Schema):
 # --- Helpers ------------------------------------------------------------------------------------
 
 
-def _visible(request: HttpRequest, public_id: str) -> tuple[Match, int | None]:
-    """The match and the user's seat (None: watching), as ``games.access`` finds them. A match
+def _visible(user: Any, public_id: str) -> tuple[Match, int | None]:
+    """The match and ``user``'s seat (None: watching), as ``games.access`` finds them. A match
     the user may neither play nor watch is 404, as if it did not exist."""
-    user = user_of(request)
     # A player asking about their own match (the common case): their seat and its match in
     # one query, the seats' names in one more (``find`` builds both through the ORM).
     asker = access.held_seat(user, public_id)
@@ -219,22 +218,22 @@ def _visible(request: HttpRequest, public_id: str) -> tuple[Match, int | None]:
     return asker.match, asker.seat
 
 
-def _seated(request: HttpRequest, public_id: str) -> tuple[Match, int]:
-    """The match and the user's seat; a watcher trying to act gets 403."""
-    match, seat = _visible(request, public_id)
+def _seated(user: Any, public_id: str) -> tuple[Match, int]:
+    """The match and ``user``'s seat; a watcher trying to act gets 403."""
+    match, seat = _visible(user, public_id)
     if seat is None:
         raise ApiError(403, "not_your_match", "You are not playing in this match.")
     return match, seat
 
 
-def _moving(request: HttpRequest, public_id: str) -> tuple[Match, int]:
+def _moving(user: Any, public_id: str) -> tuple[Match, int]:
     """``_seated`` for a move, the hot path: the user's seat and its match in one query. The
     door reads the match and its seats again under its lock, and notes the move as the seat's
     sign of life; the names the answer shows are read after the commit (``_with_players``)."""
-    held = access.held_seat(user_of(request), public_id)
+    held = access.held_seat(user, public_id)
     if held is not None and held.seat is not None:
         return held.match, held.seat
-    return _seated(request, public_id)  # the refusal: 404, or 403 for a watcher
+    return _seated(user, public_id)  # the refusal: 404, or 403 for a watcher
 
 
 def _summary(match: Match, seat: int | None) -> dict[str, Any]:
@@ -389,7 +388,7 @@ def start_bea(request: HttpRequest, body: BeaIn) -> Status:
 def get_match(request: HttpRequest, match_id: str) -> dict[str, Any]:
     """Your view of a match: your seat's ``player_view``, or the spectator view when you watch
     a lobby match you do not play in."""
-    match, seat = _visible(request, match_id)
+    match, seat = _visible(user_of(request), match_id)
     return _detail(match, seat)
 
 
@@ -402,7 +401,7 @@ def hand_replay(request: HttpRequest, match_id: str, hand_number: int) -> dict[s
     """A finished hand, move by move: both hands at every step, Bea's notes, the result. For
     the players and anyone who may watch the match; a hand still in play is 404, like one that
     does not exist."""
-    match, _seat = _visible(request, match_id)
+    match, _seat = _visible(user_of(request), match_id)
     try:
         replay = replays.replay_of(match, hand_number)
     except replays.NoSuchHand:
@@ -418,7 +417,13 @@ def hand_replay(request: HttpRequest, match_id: str, hand_number: int) -> dict[s
 def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str, Any]:
     """Make a move (one of the view's ``legal_actions``) on the ``version`` it was chosen on.
     Against Bea, her reply follows on the server; your event stream hears of each action."""
-    match, seat = _moving(request, match_id)
+    return move(user_of(request), match_id, body)
+
+
+def move(user: Any, match_id: str, body: ActionIn) -> dict[str, Any]:
+    """``user``'s move in the match, as ``post_action`` answers it: the one door of a move,
+    whether it came as an HTTP POST or over the event socket (``lobby.socket_commands``)."""
+    match, seat = _moving(user, match_id)
     action = body.action.model_dump(by_alias=True, exclude_none=True)
     if body.seed is not None and "seed" not in action:
         action["seed"] = body.seed
@@ -431,7 +436,7 @@ def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str
 )
 def resign(request: HttpRequest, match_id: str, body: VersionIn) -> dict[str, Any]:
     """Give up the match, as of the ``version`` you saw; your opponent wins."""
-    match, seat = _seated(request, match_id)
+    match, seat = _seated(user_of(request), match_id)
     services.resign(match, seat, body.version)
     return _detail(match, seat)
 
@@ -441,7 +446,7 @@ def resign(request: HttpRequest, match_id: str, body: VersionIn) -> dict[str, An
 )
 def claim(request: HttpRequest, match_id: str, body: VersionIn) -> dict[str, Any]:
     """Claim the win when your opponent has been away for over a minute in their turn."""
-    match, seat = _seated(request, match_id)
+    match, seat = _seated(user_of(request), match_id)
     services.claim_win(match, seat, body.version)
     return _detail(match, seat)
 
@@ -449,7 +454,7 @@ def claim(request: HttpRequest, match_id: str, body: VersionIn) -> dict[str, Any
 @router.post("/matches/{match_id}/offers", response={201: OfferOut, ERRORS: Error}, tags=["offers"])
 def make_offer(request: HttpRequest, match_id: str, body: OfferIn) -> Status:
     """Offer a rematch (once the match is over) or a restart (during it) to the other player."""
-    match, seat = _seated(request, match_id)
+    match, seat = _seated(user_of(request), match_id)
     offer = services.make_offer(match, seat, body.kind, body.version)
     return Status(201, _offer_json(offer))
 
@@ -468,7 +473,7 @@ def answer_offer(
 ) -> dict[str, Any]:
     """Accept or decline the other player's offer, or withdraw your own. Accepting starts the
     new match (``next``)."""
-    match, seat = _seated(request, match_id)
+    match, seat = _seated(user_of(request), match_id)
     new = services.answer_offer(match, seat, offer_id, answer, body.version)
     offer = match.offers.select_related("result").filter(pk=offer_id).first()
     if offer is None:

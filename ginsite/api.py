@@ -10,7 +10,7 @@ the services, so the API plays by exactly the rules the pages do.
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
@@ -19,8 +19,11 @@ from games.api_messages import router as messages_router
 from ginsite.apikit import (
     CODES_BY_STATUS,
     ApiError,
+    Refusal,
     error_response,
+    malformed,
     not_found_view,
+    refusal,
 )
 from ginsite.refusals import Refused
 from lobby.api import router as lobby_router
@@ -48,27 +51,25 @@ api = NinjaAPI(
 # --- Refusals as JSON ---------------------------------------------------------------------------
 
 
-@api.exception_handler(ApiError)
-def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
-    response = error_response(exc.status, exc.code, exc.message)
-    for name, value in exc.headers.items():
+def _answer(refused: Refusal) -> HttpResponse:
+    response = JsonResponse(refused.body, status=refused.status)
+    for name, value in refused.headers.items():
         response[name] = value
-    if exc.status == 401:
+    if refused.status == 401:
         response["WWW-Authenticate"] = "Bearer"
     return response
+
+
+@api.exception_handler(ApiError)
+def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
+    return _answer(refusal(exc))
 
 
 @api.exception_handler(Refused)
 def _refused(request: HttpRequest, exc: Refused) -> HttpResponse:
     # The services' one refusal, with its own status and code (403 not_allowed, 409
-    # stale_version, 422 illegal_move with the engine's reason, ...). A well-formed request a
-    # service will not carry out ("you cannot challenge yourself") is 422 here: the API keeps
-    # 400 for requests of the wrong shape.
-    status = 422 if exc.status == 400 else exc.status
-    response = error_response(status, exc.code, exc.message)
-    for name, value in exc.headers.items():
-        response[name] = value
-    return response
+    # stale_version, 422 illegal_move with the engine's reason, ...).
+    return _answer(refusal(exc))
 
 
 @api.exception_handler(ValidationError)
@@ -79,9 +80,8 @@ def _malformed(request: HttpRequest, exc: ValidationError) -> HttpResponse:
         loc = list(e.get("loc", ()))
         if len(loc) > 1 and loc[0] == "body" and loc[1] == "body":
             del loc[1]  # ninja names the source, then our parameter (also "body")
-        errors.append({"loc": loc, "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))})
-    where = ", ".join(".".join(str(p) for p in e["loc"]) for e in errors[:5])
-    return error_response(400, "malformed", f"The request is malformed ({where}).", errors)
+        errors.append({**e, "loc": loc})
+    return _answer(malformed(errors))
 
 
 @api.exception_handler(AuthenticationError)

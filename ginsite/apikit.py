@@ -6,6 +6,8 @@ Apart from ``ginsite.api`` (the NinjaAPI itself), so that the routers in ``lobby
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -15,6 +17,7 @@ from ninja import Schema
 from pydantic import BeforeValidator, model_validator
 
 from ginsite import limits
+from ginsite.refusals import Refused
 
 # Every status an operation may answer with besides its success; documented on each, so a
 # client (and schemathesis) knows the error shape of each.
@@ -75,6 +78,36 @@ class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str, **headers: str):
         super().__init__(message)
         self.status, self.code, self.message, self.headers = status, code, message, headers
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refusal as the API answers it, over HTTP or over the event socket: the status, the
+    JSON body and the headers that go with it."""
+
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str]
+
+
+def refusal(exc: ApiError | Refused) -> Refusal:
+    """The answer to a refusal of the API layer or of a service. A well-formed request a service
+    will not carry out ("you cannot challenge yourself", 400 there) is 422 here: the API keeps
+    400 for requests of the wrong shape."""
+    status = 422 if isinstance(exc, Refused) and exc.status == 400 else exc.status
+    return Refusal(status, {"code": exc.code, "message": exc.message}, dict(exc.headers))
+
+
+def malformed(errors: Iterable[dict[str, Any]]) -> Refusal:
+    """400 for a request of the wrong shape (a missing field, a string for a number), with
+    where: ``errors`` as pydantic lists them, each ``loc`` inside the body."""
+    listed = [
+        {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type"))}
+        for e in errors
+    ]
+    where = ", ".join(".".join(str(p) for p in e["loc"]) for e in listed[:5])
+    message = f"The request is malformed ({where})."
+    return Refusal(400, {"code": "malformed", "message": message, "errors": listed}, {})
 
 
 def api_time(moment: datetime) -> str:

@@ -8,7 +8,9 @@ origins; a token is never sent by itself, so a token socket may come from anywhe
 a bot), with or without an Origin header.
 
 Frames are the same JSON objects as the NDJSON lines: ``hello``, events, ``keepalive``.
-Clients may send ``{"type": "ping"}`` (answered with ``pong``); nothing else is understood.
+Clients may send ``{"type": "ping"}`` (answered with ``pong``) and moves, ``{"type": "act",
+...}``, each answered by an ``answer`` frame as ``POST /matches/{id}/actions`` would answer it
+(``lobby.socket_commands``); anything else gets an ``error`` frame and changes nothing.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from ginsite import origins
 from ginsite.apikit import ApiError, check_rate
 from ginsite.dbwork import in_thread
+from ginsite.language import in_language, reader_language
 from ginsite.sockets import SiteConsumerMixin, header
-from lobby import event_log, tokens
+from lobby import event_log, socket_commands, tokens
 from lobby.event_stream import event_lines
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -49,8 +52,9 @@ def _same_site(scope: dict[str, Any]) -> bool:
 
 
 def _authenticate(scope: dict[str, Any], query: dict[str, list[str]]) -> Any:
-    """The player this socket is for and what they signed in with (``("token", id)`` or
-    ``("session", key)``), or None. Raises ApiError when rate limited."""
+    """The player this socket is for, what they signed in with (``("token", id)`` or
+    ``("session", key)``) and the language their answers are in, or None. Raises ApiError when
+    rate limited."""
     secret = tokens.bearer(header(scope, "authorization")) or next(
         iter(query.get("token", [])), None
     )
@@ -59,11 +63,12 @@ def _authenticate(scope: dict[str, Any], query: dict[str, list[str]]) -> Any:
         if found is None:
             return None
         check_rate(found.user_id)
-        return found.user, ("token", found.pk)
+        return found.user, ("token", found.pk), reader_language(scope, found.user)
     user = scope.get("user")
     if user is not None and user.is_authenticated and _same_site(scope):
         check_rate(user.pk)
-        return user, ("session", getattr(scope.get("session"), "session_key", None))
+        credential = ("session", getattr(scope.get("session"), "session_key", None))
+        return user, credential, reader_language(scope, user)
     return None
 
 
@@ -75,6 +80,8 @@ def _since(query: dict[str, list[str]]) -> int | None:
 class EventsConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     pump: asyncio.Task[None] | None = None
     credential: tuple[str, Any] = ("token", None)
+    user: Any = None
+    language = "en"
 
     async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
@@ -86,7 +93,7 @@ class EventsConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         if found is None:
             await self._refuse(CLOSE_UNAUTHENTICATED)
             return
-        user, self.credential = found
+        user, self.credential, self.language = found
         await self.accept()
         since = _since(query)
         try:
@@ -98,6 +105,7 @@ class EventsConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         presence = f"api-socket:{user.pk}:{uuid.uuid4().hex}"
         with_presence = (query.get("presence") or ["1"])[0].lower() not in ("0", "false")
         self.pump = self.start_task(self._pump(user, since, presence, with_presence))
+        self.user = user
 
     async def _refuse(self, code: int) -> None:
         """Accept, then close with ``code``: a handshake refused outright reaches a client as a
@@ -134,12 +142,22 @@ class EventsConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         if text_data is not None and len(text_data) <= MAX_FRAME:
             with contextlib.suppress(ValueError):
                 message = json.loads(text_data)
-        if isinstance(message, dict) and message.get("type") == "ping":
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "ping":
             await self.send(text_data=json.dumps({"type": "pong"}))
-            return
-        await self._error(
-            "malformed", 'Only {"type": "ping"} is understood here; act through the API.'
-        )
+        elif kind == "act" and self.user is not None:
+            # One command at a time, in the order they came: the next frame is read when this
+            # one's answer is sent (the events go on meanwhile, from the pump).
+            act = socket_commands.act
+            await self.send(
+                text_data=await in_thread(in_language)(self.language, act, self.user, message)
+            )
+        else:
+            await self._error(
+                "malformed",
+                'Send {"type": "ping"} or a move, {"type": "act", ...} (docs/api.md), as one '
+                f"JSON object of at most {MAX_FRAME} bytes.",
+            )
 
     async def _error(self, code: str, message: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))

@@ -33,6 +33,8 @@ from lobby import event_log, presence
 KEEPALIVE_SECONDS = 10.0
 # A stream says how many are online at most this often, and only when it changed.
 PRESENCE_EVERY = 5.0
+# ... and, once due, looks for a change at most this often (not after every event it sends).
+PRESENCE_LOOK_EVERY = 1.0
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +134,7 @@ class _Stream:
             return None
         note = await in_thread(presence.snapshot)()
         if note is None or note["at"] <= self.presence_shown:
+            self.presence_due = time.monotonic() + PRESENCE_LOOK_EVERY
             return None
         self.presence_shown, self.presence_due = note["at"], time.monotonic() + PRESENCE_EVERY
         at = datetime.fromtimestamp(note["at"], tz=UTC)

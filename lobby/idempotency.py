@@ -9,8 +9,10 @@ go through: 401 and 403 (who is asking was not settled), 429 (rate limited) and 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from contextlib import nullcontext
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -50,20 +52,86 @@ def _owner(request: HttpRequest) -> int | None:
     return None
 
 
-def _fingerprint(request: HttpRequest) -> str:
+def fingerprint(method: str, path: str, body: bytes) -> str:
+    """What a key's request was: its method, path and body. A JSON body counts by its content,
+    not its spelling, so the same move sent again over the event socket (which has no bytes of
+    an HTTP body) or with other spacing is the same request."""
+    try:
+        parsed = json.loads(body) if body else None
+    except ValueError:
+        canonical = body
+    else:
+        canonical = json.dumps(parsed, sort_keys=True, separators=(",", ":")).encode()
     digest = hashlib.sha256()
-    digest.update(request.method.encode() if request.method else b"")
-    digest.update(b"\0" + request.get_full_path().encode() + b"\0")
-    digest.update(request.body)
+    digest.update(method.encode() + b"\0" + path.encode() + b"\0")
+    digest.update(canonical)
     return digest.hexdigest()
 
 
-def _replay(record: IdempotencyRecord) -> HttpResponse:
-    response = HttpResponse(
-        bytes(record.body),
-        status=record.status or 200,
-        content_type=record.content_type or "application/json",
-    )
+@dataclass(frozen=True)
+class Answer:
+    """An answer as the client gets it: status, content type and body."""
+
+    status: int
+    content_type: str
+    body: bytes
+    replayed: bool = False
+
+
+def check_key(key: str) -> None:
+    if not key or len(key) > MAX_KEY or not key.isprintable():
+        raise ApiError(400, "malformed", f"{HEADER} must be 1 to {MAX_KEY} printable characters.")
+
+
+def claim(user_id: int, key: str, print_: str) -> IdempotencyRecord | Answer:
+    """Take ``key`` for a request of ``user_id`` whose fingerprint is ``print_``: the record to
+    ``keep`` its answer in, or the first request's answer to give again. Raises ApiError when
+    the key is in use by a request still running (409) or was used for another request (422)."""
+    try:
+        record = IdempotencyRecord(user_id=user_id, key=key, fingerprint=print_)
+        # One statement, committed on its own: a transaction around it (BEGIN, the INSERT,
+        # COMMIT) cost two more round trips on every move. Inside an outer transaction (a
+        # test's) a savepoint keeps a taken key from breaking it.
+        nested = transaction.get_connection().in_atomic_block
+        with transaction.atomic() if nested else nullcontext():
+            rows.insert(record)
+        return record
+    except IntegrityError:
+        found = IdempotencyRecord.objects.filter(user_id=user_id, key=key).first()
+    if found is None:  # purged in between: treat as new next time
+        raise ApiError(409, "idempotency_in_progress", "Retry this request.")
+    if found.fingerprint != print_:
+        raise ApiError(
+            422,
+            "idempotency_key_reused",
+            f"This {HEADER} was already used for a different request.",
+        )
+    if found.status is not None:
+        body = bytes(found.body)
+        return Answer(found.status, found.content_type or "application/json", body, True)
+    if timezone.now() - found.created_at < ABANDONED_AFTER:
+        raise ApiError(
+            409,
+            "idempotency_in_progress",
+            "A request with this key is still being processed. Retry in a moment.",
+        )
+    return found  # the first attempt died; this one takes over its key
+
+
+def keep(record: IdempotencyRecord, answer: Answer) -> None:
+    """Keep ``answer`` for the repeats of ``record``'s key; one that says nothing about the
+    request itself (401, 403, 429, 5xx) frees the key instead, so a retry may still go through."""
+    if answer.status in NOT_KEPT or answer.status >= 500:
+        record.delete()
+        return
+    record.status = answer.status
+    record.content_type = answer.content_type
+    record.body = answer.body
+    rows.update(record, ["status", "content_type", "body"])
+
+
+def _replay(answer: Answer) -> HttpResponse:
+    response = HttpResponse(answer.body, status=answer.status, content_type=answer.content_type)
     response["Idempotent-Replayed"] = "true"
     return response
 
@@ -76,49 +144,22 @@ class IdempotencyMiddleware:
         key = request.headers.get(HEADER)
         if request.method != "POST" or key is None or not request.path.startswith(API_PATH):
             return self.get_response(request)
-        if not key or len(key) > MAX_KEY or not key.isprintable():
-            return _error(
-                400, "malformed", f"{HEADER} must be 1 to {MAX_KEY} printable characters."
-            )
-        user_id = _owner(request)
-        if user_id is None:
-            return self.get_response(request)  # the API itself answers 401
-        fingerprint = _fingerprint(request)
         try:
-            record = IdempotencyRecord(user_id=user_id, key=key, fingerprint=fingerprint)
-            # One statement, committed on its own: a transaction around it (BEGIN, the INSERT,
-            # COMMIT) cost two more round trips on every move. Inside an outer transaction (a
-            # test's) a savepoint keeps a taken key from breaking it.
-            nested = transaction.get_connection().in_atomic_block
-            with transaction.atomic() if nested else nullcontext():
-                rows.insert(record)
-        except IntegrityError:
-            found = IdempotencyRecord.objects.filter(user_id=user_id, key=key).first()
-            if found is None:  # purged in between: treat as new next time
-                return _error(409, "idempotency_in_progress", "Retry this request.")
-            if found.fingerprint != fingerprint:
-                return _error(
-                    422,
-                    "idempotency_key_reused",
-                    f"This {HEADER} was already used for a different request.",
-                )
-            if found.status is not None:
-                return _replay(found)
-            if timezone.now() - found.created_at < ABANDONED_AFTER:
-                return _error(
-                    409,
-                    "idempotency_in_progress",
-                    "A request with this key is still being processed. Retry in a moment.",
-                )
-            record = found  # the first attempt died; this one takes over its key
+            check_key(key)
+            user_id = _owner(request)
+            if user_id is None:
+                return self.get_response(request)  # the API itself answers 401
+            taken = claim(user_id, key, fingerprint("POST", request.get_full_path(), request.body))
+        except ApiError as refused:
+            return _error(refused.status, refused.code, refused.message)
+        if isinstance(taken, Answer):
+            return _replay(taken)
         response = self.get_response(request)
-        if response.status_code in NOT_KEPT or response.status_code >= 500 or response.streaming:
-            record.delete()
+        if response.streaming:
+            taken.delete()
             return response
-        record.status = response.status_code
-        record.content_type = response.get("Content-Type", "")
-        record.body = response.content
-        rows.update(record, ["status", "content_type", "body"])
+        content_type = response.get("Content-Type", "")
+        keep(taken, Answer(response.status_code, content_type, response.content))
         return response
 
 

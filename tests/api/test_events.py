@@ -107,6 +107,31 @@ async def test_the_stream_says_how_many_are_online_at_most_every_few_seconds(
 
 
 @pytest.mark.asyncio
+async def test_a_stream_looks_for_a_new_count_at_most_once_a_second(alice, monkeypatch):
+    """A busy stream (here, a keepalive every 50 ms) does not read the lobby's count again
+    after every line it sends: once it is due, at most once every PRESENCE_LOOK_EVERY."""
+    monkeypatch.setattr(event_stream, "KEEPALIVE_SECONDS", 0.05)
+    monkeypatch.setattr(event_stream, "PRESENCE_EVERY", 0.0)
+    looks = []
+    real = presence.snapshot
+
+    def counted() -> Any:
+        looks.append(1)
+        return real()
+
+    monkeypatch.setattr(presence, "snapshot", counted)
+    token = await sync_to_async(token_for)(alice)
+    stream = NdjsonStream("/api/v1/events/stream", "", _auth(token))
+    await stream.open()
+    try:
+        lines = [await stream.line() for _ in range(30)]  # 1.5 s of keepalives
+    finally:
+        await stream.close()
+    assert [line["type"] for line in lines].count("keepalive") >= 25
+    assert 1 <= len(looks) <= 1.5 / event_stream.PRESENCE_LOOK_EVERY + 2
+
+
+@pytest.mark.asyncio
 async def test_a_stream_may_do_without_presence(alice, bob, monkeypatch):
     monkeypatch.setattr(event_stream, "KEEPALIVE_SECONDS", 0.3)
     token = await sync_to_async(token_for)(alice)

@@ -1,0 +1,106 @@
+"""Moves over the event socket, through the same door as ``POST /matches/{id}/actions``.
+
+A client that holds /ws/events/ open sends::
+
+    {"type": "act", "id": "m17", "match": "<match id>", "version": 12,
+     "action": {"type": "discard", "card": "TD"}, "idempotency_key": "<optional>"}
+
+and gets one answer frame, in the order the commands came::
+
+    {"type": "answer", "id": "m17", "status": 200, "body": <MatchDetail>}
+
+``status`` and ``body`` are exactly what the POST answers (the match as the mover now sees
+it, or an ``Error``: 400 malformed, 404, 409 stale_version, 422 illegal_move, 429 ...). The
+move goes through ``games.api.move`` as the POST's does: confirmed only once it is committed,
+its events told to both players as any move's are. An ``idempotency_key`` shares the POST's
+records: a move sent again with the same key, over the socket or over HTTP, gets the first
+answer again (``"replayed": true``) and is applied once.
+
+What the socket saves is everything around the move: no connection, no HTTP request to parse,
+no middleware, no sign-in by token (the socket signed in once; it closes when its token or
+session ends), no GET of the match afterwards (the answer is the mover's view).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ninja.responses import NinjaJSONEncoder
+from pydantic import ValidationError
+
+from games.api import ActionIn, MatchDetail, move
+from ginsite.apikit import ApiError, Refusal, check_rate, malformed, refusal
+from ginsite.refusals import Refused
+from lobby import idempotency
+
+# What the POST's answer says of itself, kept with the key for either door to replay.
+CONTENT_TYPE = "application/json; charset=utf-8"
+ENVELOPE = ("type", "id", "match", "idempotency_key")
+MAX_ID = 64
+
+
+def _frame(ident: Any, status: int, body: bytes, replayed: bool = False) -> str:
+    """The answer frame around ``body``, the JSON the POST would have sent, as it is."""
+    head = {"type": "answer", "id": ident, "status": status}
+    if replayed:
+        head["replayed"] = True
+    return json.dumps(head)[:-1] + ', "body": ' + body.decode() + "}"
+
+
+def _refused(ident: Any, refused: Refusal) -> str:
+    return _frame(ident, refused.status, json.dumps(refused.body).encode())
+
+
+def _envelope(frame: dict[str, Any]) -> tuple[str, str | None]:
+    """The match and the idempotency key of an ``act`` frame, or ApiError 400."""
+    match = frame.get("match")
+    if not isinstance(match, str) or not 0 < len(match) <= MAX_ID:
+        raise ApiError(400, "malformed", 'An "act" frame names its "match" (the match id).')
+    key = frame.get("idempotency_key")
+    if key is not None and not isinstance(key, str):
+        raise ApiError(400, "malformed", '"idempotency_key" is a string.')
+    if key is not None:
+        idempotency.check_key(key)
+    return match, key
+
+
+def _moved(user: Any, match: str, body: dict[str, Any]) -> tuple[int, bytes]:
+    """The POST's status and JSON body for ``body``, applied as ``user``'s move in ``match``."""
+    try:
+        detail = move(user, match, ActionIn.model_validate(body))
+    except ValidationError as wrong:
+        # Where, as the POST says it: inside its body.
+        errors = wrong.errors(include_url=False)
+        refused = malformed({**e, "loc": ("body", *e["loc"])} for e in errors)
+    except (ApiError, Refused) as refusing:
+        refused = refusal(refusing)
+    else:
+        dumped = MatchDetail.model_validate(detail).model_dump()
+        return 200, json.dumps(dumped, cls=NinjaJSONEncoder).encode()
+    return refused.status, json.dumps(refused.body).encode()
+
+
+def act(user: Any, frame: dict[str, Any]) -> str:
+    """The answer frame to ``frame``, an ``act`` command of ``user``'s. Runs off the event loop
+    (``ginsite.dbwork.in_thread``)."""
+    ident = frame.get("id")
+    if ident is not None and not (isinstance(ident, str | int) and len(str(ident)) <= MAX_ID):
+        ident = None
+    try:
+        check_rate(user.pk)
+        match, key = _envelope(frame)
+        body = {name: value for name, value in frame.items() if name not in ENVELOPE}
+        taken = None
+        if key is not None:
+            path = f"/api/v1/matches/{match}/actions"
+            made = idempotency.fingerprint("POST", path, json.dumps(body).encode())
+            taken = idempotency.claim(user.pk, key, made)
+    except ApiError as refusing:
+        return _refused(ident, refusal(refusing))
+    if isinstance(taken, idempotency.Answer):
+        return _frame(ident, taken.status, taken.body, replayed=True)
+    status, answer = _moved(user, match, body)
+    if taken is not None:
+        idempotency.keep(taken, idempotency.Answer(status, CONTENT_TYPE, answer))
+    return _frame(ident, status, answer)
