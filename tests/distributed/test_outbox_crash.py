@@ -109,3 +109,105 @@ def test_a_move_committed_before_kill_9_still_reaches_the_opponent(
         assert versions.count(1) == 1, f"bob did not hear of the committed move once ({versions})"
     assert not Announcement.objects.filter(match=match, delivered_at__isnull=True).exists()
     assert Match.objects.get(pk=match.pk).version == 1
+
+
+def _act_over_socket(server: Server, token: str, match: Match, answers: list[Any]) -> None:
+    """alice's move as an ``act`` frame on her event socket to A; A dies before answering."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    command = {
+        "type": "act",
+        "id": "first",
+        "match": match.public_id,
+        "version": 0,
+        "action": {"type": "pass"},
+        "idempotency_key": "alice-pass-1",
+    }
+    try:
+        with connect(f"ws://127.0.0.1:{server.port}/ws/events/?token={token}") as socket:
+            socket.send(json.dumps(command))
+            while True:
+                frame = json.loads(socket.recv(timeout=30))
+                if frame["type"] == "answer":
+                    answers.append(frame)
+                    return
+    except (ConnectionClosed, OSError, TimeoutError) as gone:
+        answers.append(gone)
+
+
+@pytest.mark.timeout(120)
+def test_a_move_over_the_socket_committed_before_kill_9_is_made_once_and_heard_once(
+    servers: tuple[Server, Server], alice: User, bob: User
+):
+    """The same crash with the move sent over alice's event socket: bob hears of it once; alice,
+    who got no answer, sends it again over a new socket to B with the same key and it is not
+    made twice; her own stream on B tells her of it."""
+    from websockets.sync.client import connect
+
+    server_a, server_b = servers
+    match = lobby_match(alice, bob, deck=stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    alice_token = tokens.create(alice, "crash test")[1]
+    bob_token = tokens.create(bob, "crash test")[1]
+    with connect(
+        f"ws://127.0.0.1:{server_b.port}/ws/events/?token={bob_token}", open_timeout=10
+    ) as stream:
+        assert json.loads(stream.recv(timeout=10))["type"] == "hello"
+        answers: list[Any] = []
+        mover = threading.Thread(
+            target=_act_over_socket, args=(server_a, alice_token, match, answers)
+        )
+        mover.start()
+        deadline = time.monotonic() + 15
+        while not Action.objects.filter(match=match).exists():
+            assert time.monotonic() < deadline, "the move never committed on A"
+            time.sleep(0.05)
+        assert PlayerEvent.objects.filter(user=bob, kind="match", payload__version=1).exists()
+        os.kill(server_a.process.pid, signal.SIGKILL)
+        server_a.process.wait(timeout=10)
+        mover.join(timeout=30)
+        assert answers and not isinstance(answers[0], dict), "A answered before it died"
+
+        # alice does not know whether it was made: the same move, the same key, on B.
+        with connect(
+            f"ws://127.0.0.1:{server_b.port}/ws/events/?token={alice_token}&since=0",
+            open_timeout=10,
+        ) as again:
+            again.send(
+                json.dumps(
+                    {
+                        "type": "act",
+                        "id": "retry",
+                        "match": match.public_id,
+                        "version": 0,
+                        "action": {"type": "pass"},
+                        "idempotency_key": "alice-pass-1",
+                    }
+                )
+            )
+            heard: list[int] = []
+            retried = None
+            deadline = time.monotonic() + EVENT_SECONDS
+            while (retried is None or 1 not in heard) and time.monotonic() < deadline:
+                frame = json.loads(again.recv(timeout=max(0.1, deadline - time.monotonic())))
+                if frame["type"] == "answer":
+                    retried = frame
+                elif frame["type"] == "match" and frame["data"]["match"] == match.public_id:
+                    heard.append(frame["data"]["version"])
+            assert retried is not None and retried["id"] == "retry"
+            # Its first try is still held by the key (never answered): not made a second time.
+            assert (retried["status"], retried["body"]["code"]) == (409, "idempotency_in_progress")
+            assert heard.count(1) == 1, heard
+
+        versions: list[int] = []
+        deadline = time.monotonic() + EVENT_SECONDS
+        while 1 not in versions and time.monotonic() < deadline:
+            try:
+                frame = json.loads(stream.recv(timeout=max(0.1, deadline - time.monotonic())))
+            except TimeoutError:
+                break
+            if frame.get("type") == "match" and frame["data"]["match"] == match.public_id:
+                versions.append(frame["data"]["version"])
+        assert versions.count(1) == 1, f"bob did not hear of the committed move once ({versions})"
+    assert Match.objects.get(pk=match.pk).version == 1
+    assert Action.objects.filter(match=match).count() == 1
