@@ -1137,13 +1137,16 @@ class Site:
 
     def integrity(self) -> dict[str, int]:
         """Events lost or repeated: gaps and repeats in each player's numbering, and the match
-        versions each player should have heard of (every one from 0 to the last) but did
-        not, or heard of twice."""
+        versions each player should have heard of but did not, or heard of twice. A player
+        should hear of every version either player heard of, and of the last one. (Not of every
+        number from 0: the server deals a hand whose players sent no seed in time with both
+        seeds at once, two versions in one announcement.)"""
         missing = repeated = 0
         for match in self.matches.values():
-            for player in match.players:
-                seen = player.versions.get(match.id, Counter())
-                missing += sum(1 for v in range(match.version + 1) if v not in seen)
+            heard = [player.versions.get(match.id, Counter()) for player in match.players]
+            announced = {match.version, *heard[0], *heard[1]}
+            for seen in heard:
+                missing += sum(1 for v in announced if v not in seen)
                 repeated += sum(count - 1 for count in seen.values())
         now = time.perf_counter()
         silences = [
