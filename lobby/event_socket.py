@@ -148,10 +148,9 @@ class EventsConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         elif kind == "act" and self.user is not None:
             # One command at a time, in the order they came: the next frame is read when this
             # one's answer is sent (the events go on meanwhile, from the pump).
-            act = socket_commands.act
-            await self.send(
-                text_data=await in_thread(in_language)(self.language, act, self.user, message)
-            )
+            act = in_thread(in_language)
+            answer = await act(self.language, socket_commands.act, self.user, message)
+            await self.send(text_data=answer)
         else:
             await self._error(
                 "malformed",
