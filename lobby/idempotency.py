@@ -14,13 +14,14 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from ginsite import rows
-from ginsite.apikit import ApiError
+from ginsite.apikit import ApiError, error_response
 from lobby import tokens
 from lobby.models import IdempotencyRecord
 
@@ -32,10 +33,6 @@ KEEP = timedelta(hours=48)
 ABANDONED_AFTER = timedelta(minutes=2)
 MAX_KEY = 255
 NOT_KEPT = {401, 403, 429}
-
-
-def _error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"code": code, "message": message}, status=status)
 
 
 def _owner(request: HttpRequest) -> int | None:
@@ -54,17 +51,25 @@ def _owner(request: HttpRequest) -> int | None:
 
 def fingerprint(method: str, path: str, body: bytes) -> str:
     """What a key's request was: its method, path and body. A JSON body counts by its content,
-    not its spelling, so the same move sent again over the event socket (which has no bytes of
-    an HTTP body) or with other spacing is the same request."""
+    not its spelling (``content_fingerprint``), so the same move sent again with other spacing,
+    or over the event socket, is the same request."""
     try:
-        parsed = json.loads(body) if body else None
+        content = json.loads(body) if body else None
     except ValueError:
-        canonical = body
-    else:
-        canonical = json.dumps(parsed, sort_keys=True, separators=(",", ":")).encode()
+        return _digest(method, path, body)
+    return content_fingerprint(method, path, content)
+
+
+def content_fingerprint(method: str, path: str, content: Any) -> str:
+    """``fingerprint`` of a request whose JSON body is ``content``, already parsed."""
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":")).encode()
+    return _digest(method, path, canonical)
+
+
+def _digest(method: str, path: str, body: bytes) -> str:
     digest = hashlib.sha256()
     digest.update(method.encode() + b"\0" + path.encode() + b"\0")
-    digest.update(canonical)
+    digest.update(body)
     return digest.hexdigest()
 
 
@@ -75,7 +80,6 @@ class Answer:
     status: int
     content_type: str
     body: bytes
-    replayed: bool = False
 
 
 def check_key(key: str) -> None:
@@ -107,8 +111,7 @@ def claim(user_id: int, key: str, print_: str) -> IdempotencyRecord | Answer:
             f"This {HEADER} was already used for a different request.",
         )
     if found.status is not None:
-        body = bytes(found.body)
-        return Answer(found.status, found.content_type or "application/json", body, True)
+        return Answer(found.status, found.content_type or "application/json", bytes(found.body))
     if timezone.now() - found.created_at < ABANDONED_AFTER:
         raise ApiError(
             409,
@@ -151,7 +154,7 @@ class IdempotencyMiddleware:
                 return self.get_response(request)  # the API itself answers 401
             taken = claim(user_id, key, fingerprint("POST", request.get_full_path(), request.body))
         except ApiError as refused:
-            return _error(refused.status, refused.code, refused.message)
+            return error_response(refused.status, refused.code, refused.message)
         if isinstance(taken, Answer):
             return _replay(taken)
         response = self.get_response(request)

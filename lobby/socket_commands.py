@@ -58,9 +58,9 @@ def _envelope(frame: dict[str, Any]) -> tuple[str, str | None]:
     if not isinstance(match, str) or not 0 < len(match) <= MAX_ID:
         raise ApiError(400, "malformed", 'An "act" frame names its "match" (the match id).')
     key = frame.get("idempotency_key")
-    if key is not None and not isinstance(key, str):
-        raise ApiError(400, "malformed", '"idempotency_key" is a string.')
     if key is not None:
+        if not isinstance(key, str):
+            raise ApiError(400, "malformed", '"idempotency_key" is a string.')
         idempotency.check_key(key)
     return match, key
 
@@ -94,7 +94,7 @@ def act(user: Any, frame: dict[str, Any]) -> str:
         taken = None
         if key is not None:
             path = f"/api/v1/matches/{match}/actions"
-            made = idempotency.fingerprint("POST", path, json.dumps(body).encode())
+            made = idempotency.content_fingerprint("POST", path, body)
             taken = idempotency.claim(user.pk, key, made)
     except ApiError as refusing:
         return _refused(ident, refusal(refusing))

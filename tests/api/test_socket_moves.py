@@ -25,15 +25,13 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 class Player:
     """One player's event socket, signed in by token, and their API client beside it."""
 
-    def __init__(self, token: str, headers: list[tuple[bytes, bytes]] = ()) -> None:
+    def __init__(self, token: str) -> None:
         self.api = Api(token)
         self.socket = Socket(
             application,
             "/ws/events/?since=0&presence=0",
-            headers=[(b"host", b"testserver"), (b"authorization", f"Bearer {token}".encode())]
-            + list(headers),
+            headers=[(b"host", b"testserver"), (b"authorization", f"Bearer {token}".encode())],
         )
-        self.frames: list[dict[str, Any]] = []
         self.texts: list[str] = []
 
     async def __aenter__(self) -> Player:
@@ -45,12 +43,11 @@ class Player:
         await self.socket.disconnect()
 
     async def frame(self, kind: str) -> dict[str, Any]:
-        """The next frame of ``kind``; the ones before it are kept in ``frames``."""
+        """The next frame of ``kind``; every frame's text is kept in ``texts``."""
         while True:
             text = await self.socket.receive_from()
             self.texts.append(text)
             frame = json.loads(text)
-            self.frames.append(frame)
             if frame["type"] == kind:
                 return frame
 

@@ -68,6 +68,41 @@ def _post_move(server: Server, token: str, match: Match, answers: list[Any]) -> 
         answers.append(gone)
 
 
+def _table(alice: User, bob: User) -> tuple[Match, str, str]:
+    """A lobby match of alice's and bob's, alice to move, and a token for each."""
+    match = lobby_match(alice, bob, deck=stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    return match, tokens.create(alice, "crash test")[1], tokens.create(bob, "crash test")[1]
+
+
+def _kill_once_committed(server: Server, match: Match, bob: User, mover: threading.Thread) -> None:
+    """Wait until the move ``mover`` sends to ``server`` has committed, with bob's event of it,
+    and kill the server at once (before its slow pushes), then let ``mover`` finish."""
+    deadline = time.monotonic() + 15
+    while not Action.objects.filter(match=match).exists():
+        assert time.monotonic() < deadline, "the move never committed on A"
+        time.sleep(0.05)
+    # Committed with its events, and nobody told yet: kill A now.
+    assert PlayerEvent.objects.filter(user=bob, kind="match", payload__version=1).exists()
+    os.kill(server.process.pid, signal.SIGKILL)
+    server.process.wait(timeout=10)
+    mover.join(timeout=30)
+
+
+def _versions_heard(stream: Any, match: Match) -> list[int]:
+    """The versions of ``match`` the event socket ``stream`` tells of, until version 1 came
+    or EVENT_SECONDS passed."""
+    versions: list[int] = []
+    deadline = time.monotonic() + EVENT_SECONDS
+    while 1 not in versions and time.monotonic() < deadline:
+        try:
+            frame = json.loads(stream.recv(timeout=max(0.1, deadline - time.monotonic())))
+        except TimeoutError:
+            break
+        if frame.get("type") == "match" and frame["data"]["match"] == match.public_id:
+            versions.append(frame["data"]["version"])
+    return versions
+
+
 @pytest.mark.timeout(120)
 def test_a_move_committed_before_kill_9_still_reaches_the_opponent(
     servers: tuple[Server, Server], alice: User, bob: User
@@ -75,9 +110,7 @@ def test_a_move_committed_before_kill_9_still_reaches_the_opponent(
     from websockets.sync.client import connect
 
     server_a, server_b = servers
-    match = lobby_match(alice, bob, deck=stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
-    alice_token = tokens.create(alice, "crash test")[1]
-    bob_token = tokens.create(bob, "crash test")[1]
+    match, alice_token, bob_token = _table(alice, bob)
     with connect(
         f"ws://127.0.0.1:{server_b.port}/ws/events/?token={bob_token}", open_timeout=10
     ) as stream:
@@ -86,29 +119,18 @@ def test_a_move_committed_before_kill_9_still_reaches_the_opponent(
         answers: list[Any] = []
         poster = threading.Thread(target=_post_move, args=(server_a, alice_token, match, answers))
         poster.start()
-        deadline = time.monotonic() + 15
-        while not Action.objects.filter(match=match).exists():
-            assert time.monotonic() < deadline, "the move never committed on A"
-            time.sleep(0.05)
-        # Committed with its events, and nobody told yet: kill A now.
-        assert PlayerEvent.objects.filter(user=bob, kind="match", payload__version=1).exists()
-        os.kill(server_a.process.pid, signal.SIGKILL)
-        server_a.process.wait(timeout=10)
-        poster.join(timeout=30)
+        _kill_once_committed(server_a, match, bob, poster)
         assert answers and not isinstance(answers[0], int), "A answered before it died"
-
-        versions: list[int] = []
-        deadline = time.monotonic() + EVENT_SECONDS
-        while 1 not in versions and time.monotonic() < deadline:
-            try:
-                frame = json.loads(stream.recv(timeout=max(0.1, deadline - time.monotonic())))
-            except TimeoutError:
-                break
-            if frame.get("type") == "match" and frame["data"]["match"] == match.public_id:
-                versions.append(frame["data"]["version"])
+        versions = _versions_heard(stream, match)
         assert versions.count(1) == 1, f"bob did not hear of the committed move once ({versions})"
     assert not Announcement.objects.filter(match=match, delivered_at__isnull=True).exists()
     assert Match.objects.get(pk=match.pk).version == 1
+
+
+def _alice_passes(match: Match, ident: str) -> str:
+    """alice's first move as an ``act`` frame, always with the same idempotency key."""
+    command = {"type": "act", "id": ident, "match": match.public_id, "version": 0}
+    return json.dumps({**command, "action": {"type": "pass"}, "idempotency_key": "alice-pass-1"})
 
 
 def _act_over_socket(server: Server, token: str, match: Match, answers: list[Any]) -> None:
@@ -116,17 +138,9 @@ def _act_over_socket(server: Server, token: str, match: Match, answers: list[Any
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    command = {
-        "type": "act",
-        "id": "first",
-        "match": match.public_id,
-        "version": 0,
-        "action": {"type": "pass"},
-        "idempotency_key": "alice-pass-1",
-    }
     try:
         with connect(f"ws://127.0.0.1:{server.port}/ws/events/?token={token}") as socket:
-            socket.send(json.dumps(command))
+            socket.send(_alice_passes(match, "first"))
             while True:
                 frame = json.loads(socket.recv(timeout=30))
                 if frame["type"] == "answer":
@@ -146,9 +160,7 @@ def test_a_move_over_the_socket_committed_before_kill_9_is_made_once_and_heard_o
     from websockets.sync.client import connect
 
     server_a, server_b = servers
-    match = lobby_match(alice, bob, deck=stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
-    alice_token = tokens.create(alice, "crash test")[1]
-    bob_token = tokens.create(bob, "crash test")[1]
+    match, alice_token, bob_token = _table(alice, bob)
     with connect(
         f"ws://127.0.0.1:{server_b.port}/ws/events/?token={bob_token}", open_timeout=10
     ) as stream:
@@ -158,14 +170,7 @@ def test_a_move_over_the_socket_committed_before_kill_9_is_made_once_and_heard_o
             target=_act_over_socket, args=(server_a, alice_token, match, answers)
         )
         mover.start()
-        deadline = time.monotonic() + 15
-        while not Action.objects.filter(match=match).exists():
-            assert time.monotonic() < deadline, "the move never committed on A"
-            time.sleep(0.05)
-        assert PlayerEvent.objects.filter(user=bob, kind="match", payload__version=1).exists()
-        os.kill(server_a.process.pid, signal.SIGKILL)
-        server_a.process.wait(timeout=10)
-        mover.join(timeout=30)
+        _kill_once_committed(server_a, match, bob, mover)
         assert answers and not isinstance(answers[0], dict), "A answered before it died"
 
         # alice does not know whether it was made: the same move, the same key, on B.
@@ -173,18 +178,7 @@ def test_a_move_over_the_socket_committed_before_kill_9_is_made_once_and_heard_o
             f"ws://127.0.0.1:{server_b.port}/ws/events/?token={alice_token}&since=0",
             open_timeout=10,
         ) as again:
-            again.send(
-                json.dumps(
-                    {
-                        "type": "act",
-                        "id": "retry",
-                        "match": match.public_id,
-                        "version": 0,
-                        "action": {"type": "pass"},
-                        "idempotency_key": "alice-pass-1",
-                    }
-                )
-            )
+            again.send(_alice_passes(match, "retry"))
             heard: list[int] = []
             retried = None
             deadline = time.monotonic() + EVENT_SECONDS
@@ -199,15 +193,7 @@ def test_a_move_over_the_socket_committed_before_kill_9_is_made_once_and_heard_o
             assert (retried["status"], retried["body"]["code"]) == (409, "idempotency_in_progress")
             assert heard.count(1) == 1, heard
 
-        versions: list[int] = []
-        deadline = time.monotonic() + EVENT_SECONDS
-        while 1 not in versions and time.monotonic() < deadline:
-            try:
-                frame = json.loads(stream.recv(timeout=max(0.1, deadline - time.monotonic())))
-            except TimeoutError:
-                break
-            if frame.get("type") == "match" and frame["data"]["match"] == match.public_id:
-                versions.append(frame["data"]["version"])
+        versions = _versions_heard(stream, match)
         assert versions.count(1) == 1, f"bob did not hear of the committed move once ({versions})"
     assert Match.objects.get(pk=match.pk).version == 1
     assert Action.objects.filter(match=match).count() == 1
