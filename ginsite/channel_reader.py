@@ -39,6 +39,10 @@ class ChannelReader:
         except Exception as error:  # the layer failed (Redis gone): the waiter hears of it
             self._queue.put_nowait(error)
 
+    def put(self, message: dict[str, Any]) -> None:
+        """Hand the waiter a message of the process's own, behind those already received."""
+        self._queue.put_nowait(message)
+
     async def get(self, timeout: float) -> dict[str, Any] | None:
         """The next message, or None when none came within ``timeout`` seconds. Raises what
         the layer raised if it failed."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -207,6 +208,12 @@ def record_all(entries: list[Entry]) -> list[int]:
 
 def last_seq(user_id: int) -> int:
     return PlayerEvent.objects.filter(user_id=user_id).aggregate(m=Max("seq"))["m"] or 0
+
+
+def last_seqs(user_ids: Iterable[int]) -> dict[int, int]:
+    """``last_seq`` of many players in one statement (those with no event are left out)."""
+    found = PlayerEvent.objects.filter(user_id__in=list(user_ids)).values("user_id")
+    return dict(found.annotate(m=Max("seq")).order_by().values_list("user_id", "m"))
 
 
 class SinceAhead(Refused, code="since_ahead"):

@@ -63,9 +63,11 @@ async def event_lines(
         stream.cursor = since
         yield _line(await in_thread(event_log.hello)(user.pk, since))
         pushed: dict[str, Any] | None = None
+        look = True  # at the log: first for what came after ``since``
         while True:
-            async for line in stream.events(pushed):
-                yield line
+            if look:
+                async for line in stream.events(pushed):
+                    yield line
             if with_presence and (line := await stream.presence_line()) is not None:
                 yield line
             try:
@@ -74,6 +76,9 @@ async def event_lines(
                 return
             if news is None:
                 yield _line({"type": "keepalive", "last_seq": stream.cursor})
+            # A quiet stream reads nothing: a wake-up it missed is found by its process's beat
+            # (``_Beats``), which nudges it. Without a channel layer nothing wakes it at all.
+            look = news is not None or stream.reader is None
             pushed = news.get("line") if news is not None else None
     finally:
         await stream.close()
@@ -101,10 +106,10 @@ class _Stream:
             await self.reader.open()
             for group in self.groups:
                 await self.layer.group_add(group, self.reader.channel)
-        _beats().add(self.presence_row, self.user)
+        _beats().add(self)
 
     async def close(self) -> None:
-        _beats().discard(self.presence_row)
+        _beats().discard(self)
         if self.reader is not None:
             try:
                 for group in self.groups:
@@ -132,7 +137,7 @@ class _Stream:
         """How many are online, when that changed since the last such line and it is due."""
         if time.monotonic() < self.presence_due:
             return None
-        note = await in_thread(presence.snapshot)()
+        note = await _beats().snapshot()
         if note is None or note["at"] <= self.presence_shown:
             self.presence_due = time.monotonic() + PRESENCE_LOOK_EVERY
             return None
@@ -163,6 +168,12 @@ class _Stream:
             if message.get("seq", self.cursor + 1) > self.cursor:
                 return message
 
+    def nudge(self) -> None:
+        """Look at the log: an event was stored that no wake-up brought (the pub/sub layer
+        delivers at most once)."""
+        if self.reader is not None:
+            self.reader.put({"type": "look"})
+
 
 def _line(item: dict[str, Any]) -> bytes:
     return (json.dumps(item, separators=(",", ":"), default=str) + "\n").encode()
@@ -175,33 +186,51 @@ def _here(user: Any, presence_row: str) -> None:
 
 
 class _Beats:
-    """The open streams of one server process (its event loop), with one sign of life for
-    all of them every KEEPALIVE_SECONDS: their presence rows and their seats written in a
-    few statements, where each stream used to spend three of its own and a thread's turn
-    (500 open streams: 50 of those a second; docs/performance.md, the pool)."""
+    """The open streams of one server process (its event loop), looked after together every
+    KEEPALIVE_SECONDS: one sign of life for all of them (their presence rows and their seats,
+    in a few statements, where each stream spent three of its own and a thread's turn), and one
+    look for the events any of them missed (a stream whose player has an event past its cursor
+    is nudged; each used to read the log at every keep-alive: 500 quiet streams, 50 reads a
+    second). The lobby's count is read once for all of them too, at most every
+    PRESENCE_LOOK_EVERY (docs/performance.md, the pool)."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, Any] = {}  # presence row -> its user
+        self.streams: dict[str, _Stream] = {}  # by presence row
         self.task: asyncio.Task[None] | None = None
+        self.count: tuple[float, asyncio.Future[dict[str, Any] | None]] | None = None
 
-    def add(self, presence_row: str, user: Any) -> None:
-        self.rows[presence_row] = user
+    def add(self, stream: _Stream) -> None:
+        self.streams[stream.presence_row] = stream
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._beat())
 
-    def discard(self, presence_row: str) -> None:
-        self.rows.pop(presence_row, None)
-        if not self.rows and self.task is not None:
+    def discard(self, stream: _Stream) -> None:
+        self.streams.pop(stream.presence_row, None)
+        if not self.streams and self.task is not None:
             self.task.cancel()
 
     async def _beat(self) -> None:
-        while self.rows:
+        while self.streams:
             await asyncio.sleep(KEEPALIVE_SECONDS)
-            if self.rows:
-                try:
-                    await in_thread(_still_here)(dict(self.rows))
-                except Exception:  # the next beat tries again; a stream goes on regardless
-                    log.exception("the event streams' sign of life failed")
+            streams = list(self.streams.values())
+            if not streams:
+                continue
+            try:
+                latest = await in_thread(_still_here)({s.presence_row: s.user for s in streams})
+            except Exception:  # the next beat tries again; a stream goes on regardless
+                log.exception("the event streams' sign of life failed")
+                continue
+            for stream in streams:
+                if latest.get(stream.user.pk, 0) > stream.cursor:
+                    stream.nudge()
+
+    def snapshot(self) -> asyncio.Future[dict[str, Any] | None]:
+        """``presence.snapshot()``, read at most once every PRESENCE_LOOK_EVERY for all."""
+        now = time.monotonic()
+        if self.count is None or now - self.count[0] >= PRESENCE_LOOK_EVERY:
+            read = asyncio.ensure_future(in_thread(presence.snapshot)())
+            self.count = (now, read)
+        return asyncio.shield(self.count[1])
 
 
 _beats_of_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Beats] = (
@@ -216,9 +245,13 @@ def _beats() -> _Beats:
     return _beats_of_loops[loop]
 
 
-def _still_here(rows: dict[str, Any]) -> None:
+def _still_here(rows: dict[str, Any]) -> dict[int, int]:
+    """Every open stream's sign of life (``rows``: presence row -> user); each player's last
+    event number."""
+    players = {user.pk for user in rows.values()}
     presence.heartbeat_all(rows)
-    game_presence.players_active({user.pk for user in rows.values()})
+    game_presence.players_active(players)
+    return event_log.last_seqs(players)
 
 
 def _next_batch(user: Any, cursor: int) -> list[dict[str, Any]]:

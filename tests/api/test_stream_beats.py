@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.models import Seat
 from ginsite.asgi import application
-from lobby import event_stream, presence
+from lobby import event_log, event_stream, presence
 from lobby.models import Presence
 from tests.games.live_helpers import lobby_match
 from tests.games.test_replay import DECK
@@ -101,4 +101,45 @@ async def test_open_streams_are_beaten_together_and_a_closed_one_no_more(
         assert not await sync_to_async(presence.is_online)(carol.pk)
     finally:
         for socket in streams.values():
+            await socket.disconnect()
+
+
+async def _next_line(socket: Socket) -> dict:
+    return json.loads(await socket.receive_from())
+
+
+async def test_quiet_streams_read_nothing_and_a_lost_wake_up_is_found_by_the_beat(
+    alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(event_stream, "KEEPALIVE_SECONDS", 0.3)
+    reads: list[int] = []
+    real_fetch = event_log.fetch
+
+    def counted(user_id: int, *args, **kwargs):  # type: ignore[no-untyped-def]
+        reads.append(user_id)
+        return real_fetch(user_id, *args, **kwargs)
+
+    monkeypatch.setattr(event_log, "fetch", counted)
+    streams = [await _stream_of(user) for user in (alice, bob)]
+    try:
+        while (await _next_line(streams[0]))["type"] != "keepalive":
+            pass  # past the stream's first read, of what came after ``since``
+        read_before = len(reads)
+        kinds = [(await _next_line(streams[0]))["type"] for _ in range(4)]
+        # A second and more of quiet: keep-alives, and not one read of the log for them.
+        assert kinds.count("keepalive") >= 3
+        assert reads[read_before:] == []
+
+        # An event stored whose wake-up never came (the pub/sub layer delivers at most once):
+        # the process's beat sees alice's log past her stream's cursor and nudges it.
+        monkeypatch.setattr(event_log, "group_send_after_commit", lambda *args: None)
+        seq = await sync_to_async(event_log.record)(alice.pk, "pool", {"waiting": False})
+        line = await _next_line(streams[0])
+        while line["type"] in ("keepalive", "presence"):
+            line = await _next_line(streams[0])
+        assert line["type"] == "pool" and line["seq"] == seq
+        # Only alice's stream read the log for it.
+        assert set(reads[read_before:]) == {alice.pk}
+    finally:
+        for socket in streams:
             await socket.disconnect()
