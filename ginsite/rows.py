@@ -74,6 +74,21 @@ class Columns:
         return self._converters[vendor]
 
 
+class Table:
+    """A model's table and columns, quoted and bare: the target of an INSERT or UPDATE."""
+
+    def __init__(self, model: type[Model]) -> None:
+        self.model = model
+
+    @property
+    def name(self) -> str:
+        return connection.ops.quote_name(self.model._meta.db_table)
+
+    def column(self, name: str) -> str:
+        field = self.model._meta.get_field(name)
+        return connection.ops.quote_name(field.column)  # type: ignore[union-attr]
+
+
 def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
     """The first row of ``sql``, or None."""
     with connection.cursor() as cursor:

@@ -4,12 +4,13 @@ Bea at a time."""
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -65,14 +66,19 @@ def lock_players(user_ids: Iterable[int]) -> None:
     player (a new challenge, an event, a seat) are not held up by it. SQLite has no row locks
     and needs none: its transactions here take the write lock when they begin."""
     ids = sorted(set(user_ids))
-    if ids:
-        list(
-            get_user_model()
-            .objects.select_for_update(no_key=True)
-            .filter(pk__in=ids)
-            .order_by("pk")
-            .values_list("pk", flat=True)
+    if ids and connection.vendor == "postgresql":
+        users = _users()
+        rows.fetch_all(
+            f"SELECT {users.column('id')} FROM {users.table}"
+            f" WHERE {users.column('id')} IN ({', '.join(['%s'] * len(ids))})"
+            f" ORDER BY {users.column('id')} FOR NO KEY UPDATE",
+            ids,
         )
+
+
+@functools.cache
+def _users() -> rows.Columns:
+    return rows.Columns(get_user_model(), "u")
 
 
 def create_match(

@@ -64,7 +64,7 @@ def check_free(user_ids: Iterable[int], me_id: int, days_per_move: int | None = 
     one live match at a time and any number of correspondence matches."""
     if days_per_move is not None:
         return
-    busy = busy_user_ids() & set(user_ids)
+    busy = busy_user_ids(among=user_ids)
     if me_id in busy:
         raise Conflict(_("You are in a lobby match already: finish or resign it first."))
     for other_id in busy:

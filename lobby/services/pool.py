@@ -44,6 +44,7 @@ from games.correspondence import check_days
 from games.models import Match
 from games.outbox import sweeper
 from games.services import lock_players
+from ginsite import rows
 from ginsite.refusals import Conflict
 from lobby import event_log
 from lobby.broadcast import publish_to, send_to_match
@@ -129,7 +130,8 @@ def join_pool(
         with transaction.atomic():
             lock_players([user.pk])
             check_free([user.pk], user.pk, days)
-            entry = PoolEntry.objects.create(
+            rating, previous_opponent = _rating_and_previous_opponent(user.pk, preset)
+            entry = PoolEntry(
                 user_id=user.pk,
                 preset=preset,
                 target=target,
@@ -137,10 +139,11 @@ def join_pool(
                 days_per_move=days,
                 allow_bots=bool(allow_bots),
                 is_bot=_plays_by_bot(user),
-                rating=_rating(user.pk, preset),
-                previous_opponent_id=_previous_opponent(user.pk),
+                rating=rating,
+                previous_opponent_id=previous_opponent,
                 joined_at=now,
             )
+            rows.insert(entry)
             publish_to([user.pk], ["pool"])
     except IntegrityError:
         raise Conflict(
@@ -169,19 +172,23 @@ def _plays_by_bot(user: AbstractBaseUser) -> bool:
     return bool(getattr(profile, "plays_by_bot", False))
 
 
-def _rating(user_id: int, preset: str) -> float:
-    found = Rating.objects.filter(user_id=user_id, preset=preset).values_list("rating", flat=True)
-    return next(iter(found), START_RATING)
+_RATINGS, _ENTRIES = rows.Columns(Rating, "r"), rows.Columns(PoolEntry, "e")
 
 
-def _previous_opponent(user_id: int) -> int | None:
-    last = (
-        PoolEntry.objects.filter(user_id=user_id, status=PoolEntry.Status.PAIRED)
-        .order_by("-ended_at", "-pk")
-        .values_list("opponent_id", flat=True)
-        .first()
+def _rating_and_previous_opponent(user_id: int, preset: str) -> tuple[float, int | None]:
+    """The player's rating in this preset, and whom the pool paired them with last, in one
+    statement (written out: a join's statements are the burst's cost)."""
+    rating, entry = _RATINGS, _ENTRIES
+    found = rows.fetch_one(
+        f"SELECT (SELECT {rating.column('rating')} FROM {rating.table}"
+        f" WHERE {rating.column('user')} = %s AND {rating.column('preset')} = %s),"
+        f" (SELECT {entry.column('opponent')} FROM {entry.table}"
+        f" WHERE {entry.column('user')} = %s AND {entry.column('status')} = %s"
+        f" ORDER BY {entry.column('ended_at')} DESC, {entry.column('id')} DESC LIMIT 1)",
+        [user_id, preset, user_id, PoolEntry.Status.PAIRED.value],
     )
-    return last
+    assert found is not None
+    return (START_RATING if found[0] is None else found[0]), found[1]
 
 
 # --- Pairing -----------------------------------------------------------------------------------
@@ -360,7 +367,9 @@ def _lock_players_not_held(user_ids: Iterable[int]) -> set[int]:
 def _mark_paired(
     pairs: list[tuple[PoolEntry, PoolEntry]], matches: list[Match], now: datetime
 ) -> None:
-    """Every entry of these pairs paired with the other into its match, in one statement."""
+    """Every entry of these pairs paired with the other into its match, in one statement
+    (written out: the ORM's ``bulk_update`` spent 5% of the server's time pairing 500
+    players building its CASEs)."""
     marked = []
     for (a, b), match in zip(pairs, matches, strict=True):
         for me, other in ((a, b), (b, a)):
@@ -371,7 +380,27 @@ def _mark_paired(
                 match,
             )
             marked.append(me)
-    PoolEntry.objects.bulk_update(marked, ["status", "opponent", "ended_at", "match"])
+    names = ("id", "status", "ended_at", "opponent", "match")
+    column = {name: _TABLE.column(name) for name in names}
+    cases = " ".join(["WHEN %s THEN %s"] * len(marked))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_TABLE.name}"
+            f" SET {column['status']} = %s, {column['ended_at']} = %s,"
+            f" {column['opponent']} = CASE {column['id']} {cases} END,"
+            f" {column['match']} = CASE {column['id']} {cases} END"
+            f" WHERE {column['id']} IN ({', '.join(['%s'] * len(marked))})",
+            [
+                PoolEntry.Status.PAIRED.value,
+                connection.ops.adapt_datetimefield_value(now),
+                *(v for e in marked for v in (e.pk, e.opponent_id)),
+                *(v for e in marked for v in (e.pk, e.match_id)),
+                *(e.pk for e in marked),
+            ],
+        )
+
+
+_TABLE = rows.Table(PoolEntry)
 
 
 def paired_json(entry: PoolEntry, opponent: Any, match: Match) -> dict[str, Any]:

@@ -93,7 +93,7 @@ def test_it_lets_only_one_of_two_racing_accepts_win(
     stale = Seek.objects.get(pk=seek.pk)
     services.accept_seek(seek, bob)
     monkeypatch.setattr(Seek, "refresh_from_db", lambda self, *a, **k: None)
-    monkeypatch.setattr(pairing, "busy_user_ids", lambda now=None: set())
+    monkeypatch.setattr(pairing, "busy_user_ids", lambda now=None, among=None: set())
     with pytest.raises(refusals.Conflict, match="Someone else got there first"):
         services.accept_seek(stale, carol)
     assert len(lobby_matches()) == 1
