@@ -98,6 +98,10 @@ def test_requests_share_the_processs_redis_connections(alice) -> None:  # type: 
     assert answers == [200] * 21
     # The counting connection itself, and perhaps one more in the shared pool.
     assert connections_received() - before <= 3
+    # And one redis-py client for it, not a new one (with its option dicts) for every command.
+    from django.core.cache import cache
+
+    assert cache._cache.get_client() is cache._cache.get_client(write=True)
 
 
 def test_a_count_in_redis_keeps_the_expiry_of_its_first_count() -> None:

@@ -124,7 +124,7 @@ def create_match(
             **({"fair": fair} if fair is not None else {}),
         )
         first = _first_turn(match)
-        match.save(force_insert=True)
+        rows.insert(match)
         _seat_and_announce(match, seats, first)
     return match
 
