@@ -134,8 +134,8 @@ def seat_active(match: Match, number: int, now: datetime | None = None) -> None:
     held = next(s for s in match.seats.all() if s.number == number)
     since = None if held.last_active is None else (now - held.last_active).total_seconds()
     if since is None or since > SIGN_WRITE_EVERY_SECONDS:
-        Seat.objects.filter(pk=held.pk).update(last_active=now)
         held.last_active = now
+        rows.update(held, ["last_active"])  # written out: every API read of a table asks
 
 
 def player_active(user_id: int, now: datetime | None = None) -> None:

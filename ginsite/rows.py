@@ -131,25 +131,33 @@ def forget_prefetched(instance: Model, name: str) -> None:
     instance.__dict__.get("_prefetched_objects_cache", {}).pop(name, None)
 
 
-def insert(instance: Model) -> None:
-    """``instance.save()`` of a new row: its fields' ``pre_save`` (``auto_now_add``) and
-    database values as the ORM makes them; the primary key comes back into ``instance``."""
-    meta = instance._meta
+def insert(*instances: Model) -> None:
+    """``instance.save()`` of new rows of one model, in one statement: their fields'
+    ``pre_save`` (``auto_now_add``) and database values as the ORM makes them; the primary
+    keys come back into the instances (RETURNING gives the rows in the order of the VALUES,
+    as Django's ``bulk_create`` relies on too)."""
+    meta = instances[0]._meta
     fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
-    key = (connection.vendor, meta.label, "insert")
+    key = (connection.vendor, meta.label, "insert", str(len(instances)))
     if key not in _statements:
         quote = connection.ops.quote_name
         pk = quote(meta.pk.column)  # type: ignore[union-attr]
+        one = f"({', '.join(['%s'] * len(fields))})"
         _statements[key] = (
             f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
-            f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {pk}"
+            f" VALUES {', '.join([one] * len(instances))} RETURNING {pk}"
         )
-    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    row = fetch_one(_statements[key], values)
-    assert row is not None
-    instance.pk = row[0]
-    instance._state.adding = False
-    instance._state.db = connection.alias
+    values = [
+        f.get_db_prep_save(f.pre_save(instance, True), connection)
+        for instance in instances
+        for f in fields
+    ]
+    found = fetch_all(_statements[key], values)
+    assert len(found) == len(instances)
+    for instance, (pk,) in zip(instances, found, strict=True):
+        instance.pk = pk
+        instance._state.adding = False
+        instance._state.db = connection.alias
 
 
 def update(instance: Model, names: Sequence[str]) -> None:

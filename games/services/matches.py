@@ -131,7 +131,7 @@ def create_match(
 
 def _seat_and_announce(match: Match, seats: tuple[SeatSpec, SeatSpec], first: MatchState) -> None:
     """The new match's seats, and its start announced (in its transaction)."""
-    created = Seat.objects.bulk_create(
+    created = [
         Seat(
             match=match,
             number=number,
@@ -142,7 +142,8 @@ def _seat_and_announce(match: Match, seats: tuple[SeatSpec, SeatSpec], first: Ma
             guest_key_hash=spec.guest_key_hash,
         )
         for number, spec in enumerate(seats)
-    )
+    ]
+    rows.insert(*created)
     # The match as the subscribers need it, read from nowhere (its seats, no offers yet, its
     # first state): each player's event carries their view of the new match, so that no
     # stream reads it again.
