@@ -45,8 +45,17 @@ class Columns:
 
     def column(self, name: str) -> str:
         """``alias."column"`` of the field ``name``."""
+        return f"{self.alias}.{self.bare(name)}"
+
+    @property
+    def name(self) -> str:
+        """``"table"`` alone: the target of an INSERT or UPDATE, whose columns are bare."""
+        return connection.ops.quote_name(self.model._meta.db_table)
+
+    def bare(self, name: str) -> str:
+        """``"column"`` of the field ``name``, without the alias (an INSERT's or SET's)."""
         field = self.model._meta.get_field(name)
-        return f"{self.alias}.{connection.ops.quote_name(field.column)}"  # type: ignore[union-attr]
+        return connection.ops.quote_name(field.column)  # type: ignore[union-attr]
 
     def take(self, row: Sequence[Any], start: int = 0) -> tuple[Model | None, int]:
         """The instance in ``row`` from ``start`` (None where an outer join found no row), and
@@ -72,21 +81,6 @@ class Columns:
                     found.append((i, convert, expression))
             self._converters[vendor] = found
         return self._converters[vendor]
-
-
-class Table:
-    """A model's table and columns, quoted and bare: the target of an INSERT or UPDATE."""
-
-    def __init__(self, model: type[Model]) -> None:
-        self.model = model
-
-    @property
-    def name(self) -> str:
-        return connection.ops.quote_name(self.model._meta.db_table)
-
-    def column(self, name: str) -> str:
-        field = self.model._meta.get_field(name)
-        return connection.ops.quote_name(field.column)  # type: ignore[union-attr]
 
 
 def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:

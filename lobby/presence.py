@@ -115,7 +115,7 @@ def seen(user: AbstractBaseUser, channel_name: str) -> bool:
     # Written out (``ginsite.rows``): every API request of a player asks this, and the ORM's
     # building of these three statements was 6% of the server's time pairing 500 players.
     at, cutoff = (connection.ops.adapt_datetimefield_value(t) for t in (now, now - PRESENCE_TTL))
-    c = _PRESENCE.column
+    c = _PRESENCE.bare
     with connection.cursor() as cursor:
         # The common case, a request or stream whose row still counts: its player was online
         # and stays so, in one statement.
@@ -147,7 +147,7 @@ def seen(user: AbstractBaseUser, channel_name: str) -> bool:
     return not was_online
 
 
-_PRESENCE = rows.Table(Presence)
+_PRESENCE = rows.Columns(Presence, "p")
 
 
 def seen_over_http(user: AbstractBaseUser) -> None:

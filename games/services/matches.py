@@ -54,26 +54,31 @@ def ruleset(preset: str, target: int | None = None) -> Ruleset:
     return rules
 
 
-def lock_players(user_ids: Iterable[int]) -> None:
+def lock_players(user_ids: Iterable[int], *, skip_locked: bool = False) -> set[int]:
     """Lock these players' account rows until the transaction ends, always in the order of
-    their ids.
+    their ids; the players whose rows are held.
 
     Whatever may seat a player in a lobby match (accepting a challenge or a seek, a rematch)
     takes these locks first, before it touches any challenge, seek or match row. Two changes
     that involve one player then queue on that player's row, and the second one sees what the
     first did, instead of each holding a row the other needs (PostgreSQL's "deadlock
     detected") or both seating the player. FOR NO KEY UPDATE: rows that merely point at a
-    player (a new challenge, an event, a seat) are not held up by it. SQLite has no row locks
-    and needs none: its transactions here take the write lock when they begin."""
+    player (a new challenge, an event, a seat) are not held up by it. ``skip_locked``: only
+    the rows nobody else holds, without waiting for the others (quick pairing's passes leave
+    those pairs for later; never waiting, they cannot deadlock whatever the order). SQLite
+    has no row locks and needs none: its transactions here take the write lock when they
+    begin, so there every player is held."""
     ids = sorted(set(user_ids))
-    if ids and connection.vendor == "postgresql":
-        users = _users()
-        rows.fetch_all(
-            f"SELECT {users.column('id')} FROM {users.table}"
-            f" WHERE {users.column('id')} IN ({', '.join(['%s'] * len(ids))})"
-            f" ORDER BY {users.column('id')} FOR NO KEY UPDATE",
-            ids,
-        )
+    if not ids or connection.vendor != "postgresql":
+        return set(ids)
+    users = _users()
+    held = rows.fetch_all(
+        f"SELECT {users.column('id')} FROM {users.table}"
+        f" WHERE {users.column('id')} IN ({', '.join(['%s'] * len(ids))})"
+        f" ORDER BY {users.column('id')} FOR NO KEY UPDATE{' SKIP LOCKED' if skip_locked else ''}",
+        ids,
+    )
+    return {user_id for (user_id,) in held}
 
 
 @functools.cache

@@ -29,7 +29,7 @@ over a timer in the lobby's socket because API clients wait in the pool without 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -302,7 +302,7 @@ def _seat_batch(pairs: list[tuple[PoolEntry, PoolEntry]], now: datetime) -> list
     they are. What can be done for all of them at once is: their entries, their other live
     offers withdrawn, their events. A correspondence pair sends nobody to the table."""
     with transaction.atomic():
-        held = _lock_players_not_held(e.user_id for pair in pairs for e in pair)
+        held = lock_players((e.user_id for pair in pairs for e in pair), skip_locked=True)
         pairs = [(a, b) for a, b in pairs if {a.user_id, b.user_id} <= held]
         players = [e.user_id for pair in pairs for e in pair]
         entries = [e.pk for pair in pairs for e in pair]
@@ -350,20 +350,6 @@ def _seat_batch(pairs: list[tuple[PoolEntry, PoolEntry]], now: datetime) -> list
     return started
 
 
-def _lock_players_not_held(user_ids: Iterable[int]) -> set[int]:
-    """``lock_players`` for a pass: on PostgreSQL the rows of these players that nobody else
-    holds, without waiting for the others (the other pass seating its batch, a challenge
-    being accepted): those pairs are left for now. Never waiting, it cannot deadlock
-    whatever the order. Elsewhere all of them (SQLite's transactions here lock the whole
-    database when they begin)."""
-    ids = sorted(set(user_ids))
-    if connection.vendor != "postgresql":
-        lock_players(ids)
-        return set(ids)
-    rows = get_user_model().objects.select_for_update(no_key=True, skip_locked=True)
-    return set(rows.filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
-
-
 def _mark_paired(
     pairs: list[tuple[PoolEntry, PoolEntry]], matches: list[Match], now: datetime
 ) -> None:
@@ -380,16 +366,14 @@ def _mark_paired(
                 match,
             )
             marked.append(me)
-    names = ("id", "status", "ended_at", "opponent", "match")
-    column = {name: _TABLE.column(name) for name in names}
+    c = _ENTRIES.bare
     cases = " ".join(["WHEN %s THEN %s"] * len(marked))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {_TABLE.name}"
-            f" SET {column['status']} = %s, {column['ended_at']} = %s,"
-            f" {column['opponent']} = CASE {column['id']} {cases} END,"
-            f" {column['match']} = CASE {column['id']} {cases} END"
-            f" WHERE {column['id']} IN ({', '.join(['%s'] * len(marked))})",
+            f"UPDATE {_ENTRIES.name} SET {c('status')} = %s, {c('ended_at')} = %s,"
+            f" {c('opponent')} = CASE {c('id')} {cases} END,"
+            f" {c('match')} = CASE {c('id')} {cases} END"
+            f" WHERE {c('id')} IN ({', '.join(['%s'] * len(marked))})",
             [
                 PoolEntry.Status.PAIRED.value,
                 connection.ops.adapt_datetimefield_value(now),
@@ -398,9 +382,6 @@ def _mark_paired(
                 *(e.pk for e in marked),
             ],
         )
-
-
-_TABLE = rows.Table(PoolEntry)
 
 
 def paired_json(entry: PoolEntry, opponent: Any, match: Match) -> dict[str, Any]:
