@@ -3,8 +3,10 @@
 A match is its rules, its seed (or stacked first deck) and its ordered actions; the state is
 a pure function of those (DESIGN.md principle 3). Replaying is cheap, but a page, its
 partials, every listener's push and Bea's reply all read the same position, so the latest
-states of recently used matches are kept. That is safe across processes because a cached
-state is only used when its version equals the version in the database.
+states of recently used matches are kept. That is safe across processes because a log only
+grows: a cached state is a position of it, used as it is when its version is the row's, or
+brought up to the row's version with the actions since (the other player's moves, made in
+another process), never past it.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from django.db import transaction
 
 from games.engine import MatchState, Ruleset, apply, new_match
+from ginsite import rows
 
-from .models import Match
+from .models import Action, Match
 
 log = logging.getLogger(__name__)
 
@@ -82,18 +86,37 @@ def load_state(match: Match) -> MatchState:
         return mine
     cached = _cache.get(match.pk)
     # The seed too: a deleted match's primary key can be reused (SQLite, test rollbacks).
-    if cached is not None and cached.version == match.version and cached.seed == match.seed:
+    known = cached is not None and cached.seed == match.seed
+    if known and cached.version == match.version:
         return cached
-    state = first_state(match)
-    # Up to the row's version only: a move committed after the row was read is not part of
-    # the position the caller holds (and would make the two disagree).
-    for action in match.actions.filter(seq__lte=match.version).order_by("seq"):
-        state = apply(state, action.seat, action.payload)
+    # A state the row has moved past (the other player's move, made in another process) is
+    # still a position of this log, which only grows: the actions since then bring it up to
+    # date, rather than the whole log from the first deal.
+    state = cached if known and cached.version < match.version else first_state(match)
+    for seat, payload in _actions(match, state.version):
+        state = apply(state, seat, payload)
     if state.version != match.version:
         log.error(
             "match %s: log gives version %s, row says %s", match.pk, state.version, match.version
         )
     return remember(match, state)
+
+
+_ACTION = rows.Columns(Action, "a")
+
+
+def _actions(match: Match, after: int) -> list[tuple[int, Any]]:
+    """(seat, action) of ``match``'s actions after version ``after``, up to the row's version
+    only: a move committed after the row was read is not part of the position the caller
+    holds (and would make the two disagree)."""
+    seq = _ACTION.column("seq")
+    found = rows.fetch_all(
+        f"SELECT {_ACTION.sql} FROM {_ACTION.table} WHERE {_ACTION.column('match')} = %s"
+        f" AND {seq} > %s AND {seq} <= %s ORDER BY {seq}",
+        [match.pk, after, match.version],
+    )
+    actions = [_ACTION.take(row)[0] for row in found]
+    return [(action.seat, action.payload) for action in actions]  # type: ignore[attr-defined]
 
 
 def forget_all() -> None:

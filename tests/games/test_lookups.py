@@ -11,8 +11,9 @@ from django.db.models import Model, Prefetch, prefetch_related_objects
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from games import lookups, services
-from games.models import Match, Offer, seats_with_players
+from games import lookups, services, state_cache
+from games.engine import legal_actions
+from games.models import Action, Match, Offer, seats_with_players
 from games.state_cache import load_state
 from lobby import tokens
 from lobby.models import ApiToken
@@ -142,3 +143,40 @@ _CHANGED = (
     "moved_at",
     "turn_began_at",  # the pass handed the turn over
 )
+
+
+def _play(match: Match, moves: int) -> None:
+    for _ in range(moves):
+        state = load_state(match)
+        seat = state.to_act
+        services.submit(match, seat, legal_actions(state, seat)[0], match.version)
+
+
+def test_a_state_cached_before_the_other_players_moves_catches_up_with_them(alice, bob):
+    """Bob's moves are made in another process: this one's cached state is some versions
+    behind the row. Brought up to date with the actions since, it is the position a replay
+    from the first deal gives, in one statement; a state ahead of the row the caller holds
+    is never used for it."""
+    match = lobby_match(alice, bob)
+    deal(match)
+    _play(match, 2)
+    behind = load_state(match)
+    _play(match, 4)
+    state_cache.remember(match, behind)  # what this process last saw
+    row = Match.objects.get(pk=match.pk)
+    # The actions it saw are not read again: the first of them spoiled changes nothing.
+    first = Action.objects.get(match=match, seq=1)
+    Action.objects.filter(pk=first.pk).update(payload={"type": "spoiled"})
+    with CaptureQueriesContext(connection) as read:
+        caught_up = load_state(row)
+    assert len(read) == 1
+    Action.objects.filter(pk=first.pk).update(payload=first.payload)
+    state_cache.forget_all()
+    replayed = load_state(Match.objects.get(pk=match.pk))
+    assert caught_up == replayed and caught_up.version == behind.version + 4
+
+    ahead = load_state(row)
+    old_row = Match.objects.get(pk=match.pk)
+    old_row.version = behind.version  # read before the last four moves
+    assert load_state(old_row) == behind
+    assert load_state(row) == ahead
