@@ -10,6 +10,13 @@ for ever: a table beating for a page nobody has open (its player "online" in the
 event pump keeping a vanished client's presence. Tasks started here are cancelled whenever
 the consumer ends, however it ends.
 
+Every message a consumer handles (a frame from its client, a push from the channel layer)
+goes straight to its handler. Channels' own ``dispatch`` first hops to the process's one
+shared sync thread to close "old connections" there: a thread the site's consumers never use
+for the database (``ginsite.dbwork``, whose calls close their own), in a context of its own
+that sees no connection anyway (asgiref 3.12). So it closed nothing, and every push and every
+move sent over a socket queued on that one thread behind all the others.
+
 A frame sent after the client has gone is dropped. daphne drops it itself; uvicorn and other
 servers raise an ``OSError`` of their own (as the ASGI spec asks), which would otherwise end
 the consumer with a traceback for a page that was merely closed.
@@ -21,6 +28,8 @@ import asyncio
 import contextlib
 from collections.abc import Coroutine, Iterator
 from typing import Any
+
+from channels.consumer import get_handler_name
 
 
 def headers(scope: dict[str, Any]) -> Iterator[tuple[str, str]]:
@@ -38,6 +47,13 @@ def header(scope: dict[str, Any], name: str) -> str | None:
 class SiteConsumerMixin:
     """Mix into an ``AsyncConsumer`` (before it): ``self.start_task(coro)`` instead of
     ``asyncio.create_task(coro)``, and sends to a client that has gone dropped."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """The message's handler, without Channels' hop to the shared sync thread first."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def send(self, *args: Any, **kwargs: Any) -> None:
         with contextlib.suppress(OSError):  # the client is gone: nobody is left to tell

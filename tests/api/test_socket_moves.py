@@ -3,7 +3,9 @@ answers, the same idempotency keys; bad commands change nothing and hidden cards
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from typing import Any
 
 import pytest
@@ -89,6 +91,26 @@ async def test_a_move_over_the_socket_is_answered_as_the_post_and_reaches_the_op
                 break
         assert heard["data"]["view"]["seat"] == 1
     assert await _version(match) == 1
+
+
+async def test_a_move_and_its_push_go_through_while_the_shared_sync_thread_is_busy(table):
+    """Something slow holds asgiref's one shared sync thread (behind every thread-sensitive
+    call of the process): a move sent over a socket is still answered, and the opponent's
+    socket still hears of it, rather than both waiting for that thread."""
+    match, alice_token, bob_token = table
+    release = threading.Event()
+    async with Player(alice_token) as alice, Player(bob_token) as bob:
+        holding = asyncio.ensure_future(sync_to_async(release.wait)())
+        try:
+            answer = await alice.act(
+                {"id": 1, "match": match.public_id, "version": 0, "action": {"type": "take_upcard"}}
+            )
+            assert answer["status"] == 200, answer
+            while (await bob.frame("match"))["data"]["version"] != 1:
+                pass
+        finally:
+            release.set()
+            await holding
 
 
 async def test_moves_over_the_socket_and_over_http_play_one_hand(table):
