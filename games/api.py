@@ -228,8 +228,8 @@ def _seated(user: Any, public_id: str) -> tuple[Match, int]:
 
 def _moving(user: Any, public_id: str) -> tuple[Match, int]:
     """``_seated`` for a move, the hot path: the user's seat and its match in one query. The
-    door reads the match and its seats again under its lock, and notes the move as the seat's
-    sign of life; the names the answer shows are read after the commit (``_with_players``)."""
+    door reads the match and its seats again under its lock, with the names the answer shows,
+    and notes the move as the seat's sign of life."""
     held = access.held_seat(user, public_id)
     if held is not None and held.seat is not None:
         return held.match, held.seat
@@ -282,8 +282,8 @@ def _detail(match: Match, seat: int | None) -> dict[str, Any]:
 
 
 def _with_players(match: Match) -> Match:
-    """A match made or moved on without its seats (``services.start_bea_match``,
-    ``access.held_seat``): its seats and their names, read after the commit."""
+    """A match made without its seats (``services.start_bea_match``) or found without their
+    names (``access.held_seat``): its seats and their names."""
     lookups.prefetch_players(match)
     return match
 
@@ -428,7 +428,7 @@ def move(user: Any, match_id: str, body: ActionIn) -> dict[str, Any]:
     if body.seed is not None and "seed" not in action:
         action["seed"] = body.seed
     services.submit(match, seat, action, body.version)
-    return _detail(_with_players(match), seat)
+    return _detail(match, seat)
 
 
 @router.post(

@@ -47,35 +47,31 @@ OFFERS_READ = "offers_read"
 
 
 @cache
-def _locked_sql(vendor: str) -> tuple[str, str, str, rows.Columns, rows.Columns, rows.Columns]:
-    match, seat, offer = rows.Columns(Match, "m"), rows.Columns(Seat, "s"), rows.Columns(Offer, "o")
+def _locked_sql(vendor: str) -> tuple[str, str, rows.Columns, rows.Columns]:
+    match, offer = rows.Columns(Match, "m"), rows.Columns(Offer, "o")
     return (
         f"SELECT {match.sql} FROM {match.table} WHERE {match.column('id')} = %s{rows.for_update()}",
-        f"SELECT {seat.sql} FROM {seat.table} WHERE {seat.column('match')} = %s"
-        f" ORDER BY {seat.column('number')}",
         f"SELECT {offer.sql} FROM {offer.table} WHERE {offer.column('match')} = %s"
         f" ORDER BY {offer.column('created_at')} DESC",
         match,
-        seat,
         offer,
     )
 
 
 def locked_match(pk: int, *, offers: bool = False) -> Match:
-    """``Match.objects.select_for_update().prefetch_related("seats").get(pk=pk)``, inside the
-    caller's transaction, and with ``offers`` its offers too, newest first, in the list
-    ``Prefetch("offers", to_attr=OFFERS_READ)`` would leave (``live_table.latest_offers``)."""
+    """``Match.objects.select_for_update().prefetch_related(seats_with_players()).get(pk=pk)``,
+    inside the caller's transaction, and with ``offers`` its offers too, newest first, in the
+    list ``Prefetch("offers", to_attr=OFFERS_READ)`` would leave (``live_table.latest_offers``).
+    The seats come with their players' names: the change's answer shows them."""
     if connection.features.has_select_for_update and connection.get_autocommit():
         raise TransactionManagementError("locked_match() needs a transaction")
-    match_sql, seats_sql, offers_sql, match_cols, seat_cols, offer_cols = _locked_sql(
-        connection.vendor
-    )
+    match_sql, offers_sql, match_cols, offer_cols = _locked_sql(connection.vendor)
     row = rows.fetch_one(match_sql, [pk])
     if row is None:
         raise Match.DoesNotExist(f"no match {pk}")
     match, _ = match_cols.take(row)
     assert match is not None
-    rows.prefetched(match, "seats", [seat_cols.take(r)[0] for r in rows.fetch_all(seats_sql, [pk])])
+    rows.prefetched(match, "seats", _seats_with_players(pk))
     if offers:
         found = [offer_cols.take(r)[0] for r in rows.fetch_all(offers_sql, [pk])]
         setattr(match, OFFERS_READ, found)
@@ -102,9 +98,13 @@ def _players_sql(vendor: str) -> tuple[str, rows.Columns, rows.Columns, rows.Col
 def prefetch_players(match: Match) -> None:
     """``prefetch_related_objects([match], seats_with_players())``: the seats with their
     accounts and profiles, for the names an answer shows."""
+    rows.prefetched(match, "seats", _seats_with_players(match.pk))
+
+
+def _seats_with_players(match_id: int) -> list[Seat]:
     sql, seat_cols, user_cols, profile_cols = _players_sql(connection.vendor)
     seats = []
-    for row in rows.fetch_all(sql, [match.pk]):
+    for row in rows.fetch_all(sql, [match_id]):
         seat, end = seat_cols.take(row)
         user, end = user_cols.take(row, end)
         profile, _ = profile_cols.take(row, end)
@@ -113,7 +113,7 @@ def prefetch_players(match: Match) -> None:
         if user is not None:
             rows.related(user, "profile", profile)
         seats.append(seat)
-    rows.prefetched(match, "seats", seats)  # type: ignore[arg-type]
+    return seats  # type: ignore[return-value]
 
 
 @cache

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from games import lookups
 from games.models import Match
+from ginsite import rows
 from ginsite.refusals import Refused
 
 from .refusals import MatchClosed, StaleVersion
@@ -22,8 +23,8 @@ def lock_for(match: Match, version: Any, *, active: bool = True, offers: bool = 
     the version it was made on, that is still the version, and (``active``) the match runs."""
     if version is not CURRENT and (not isinstance(version, int) or isinstance(version, bool)):
         raise Refused(_("Every move must say which version of the table it was made on."))
-    # The seats, read under the lock (who sits where, signs of life); their accounts are
-    # read only where a name is needed (a private table), not for every move.
+    # The seats, read under the lock (who sits where, signs of life), with their players'
+    # names for the answer.
     locked = lookups.locked_match(match.pk, offers=offers)
     if active and not locked.is_active:
         raise MatchClosed(_("This match is over."))
@@ -57,8 +58,10 @@ ROW_FIELDS = (
 
 
 def copy_row(source: Match, target: Match) -> None:
-    """Bring the caller's instance up to date with the row the door just saved."""
+    """Bring the caller's instance up to date with the row the door just saved, and its seats
+    (with their players) as read under the lock: the answer needs no read of its own."""
     if source is target:
         return
     for field in ROW_FIELDS:
         setattr(target, field, getattr(source, field))
+    rows.prefetched(target, "seats", list(source.seats.all()))

@@ -43,3 +43,21 @@ def test_a_move_reads_the_offers_once_and_every_view_shows_the_open_one(
     assert event is not None and event.payload["version"] == 1
     bobs = body(bob_api.get(f"/matches/{match.public_id}"))
     assert bobs["version"] == 1 and bobs["live"]["offer"]["from_seat"] == 0
+
+
+def test_a_move_reads_the_seats_with_their_names_once_under_the_lock(
+    alice_api: Api, match: Match, alice, bob
+):
+    """The mover's own seat finds the match; the door reads all the seats under its lock with
+    the players' names, and the answer shows those names without reading them again."""
+    alice.profile.display_name = "Alice Zed"
+    alice.profile.save()
+    with CaptureQueriesContext(connection) as queries:
+        moved = alice_api.post(
+            f"/matches/{match.public_id}/actions", {"action": {"type": "pass"}, "version": 0}
+        )
+    assert moved.status_code == 200, moved.content
+    seat_reads = [q["sql"] for q in queries if 'FROM "games_seat"' in q["sql"]]
+    assert len(seat_reads) == 2, seat_reads
+    names = {s["seat"]: s["display_name"] for s in body(moved)["seats"]}
+    assert names[0] == "Alice Zed" and names[1] == bob.profile.display_name
