@@ -1,17 +1,19 @@
 """The reads every move makes, as SQL written once (``ginsite.rows``): the mover's seat with its
 match, the match row locked by the door with its seats and offers, the outbox's check for an
-undelivered change, and the seats with their names for the answer. Each does what the queryset
-in its docstring did, without building and compiling that queryset on every move."""
+undelivered change, the seats with their names for the answer, and the actions that bring a
+cached state up to the row. Each does what the queryset in its docstring did, without building
+and compiling that queryset on every move."""
 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.transaction import TransactionManagementError
 
-from games.models import Announcement, Match, Offer, Seat
+from games.models import Action, Announcement, Match, Offer, Seat
 from ginsite import rows
 
 
@@ -114,6 +116,26 @@ def _seats_with_players(match_id: int) -> list[Seat]:
             rows.related(user, "profile", profile)
         seats.append(seat)
     return seats  # type: ignore[return-value]
+
+
+@cache
+def _actions_sql(vendor: str) -> tuple[str, rows.Columns]:
+    action = rows.Columns(Action, "a")
+    seq = action.column("seq")
+    sql = (
+        f"SELECT {action.sql} FROM {action.table} WHERE {action.column('match')} = %s"
+        f" AND {seq} > %s AND {seq} <= %s ORDER BY {seq}"
+    )
+    return sql, action
+
+
+def actions_between(match_id: int, after: int, upto: int) -> list[tuple[int, Any]]:
+    """``Action.objects.filter(match=match_id, seq__gt=after, seq__lte=upto)``, in order, as
+    (seat, action): the moves that bring a state of the match at version ``after`` to
+    ``upto`` (``state_cache.load_state``)."""
+    sql, action_cols = _actions_sql(connection.vendor)
+    actions = [action_cols.take(row)[0] for row in rows.fetch_all(sql, [match_id, after, upto])]
+    return [(action.seat, action.payload) for action in actions]  # type: ignore[attr-defined]
 
 
 @cache

@@ -16,14 +16,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from django.db import transaction
 
 from games.engine import MatchState, Ruleset, apply, new_match
-from ginsite import rows
 
-from .models import Action, Match
+from . import lookups
+from .models import Match
 
 log = logging.getLogger(__name__)
 
@@ -93,30 +92,15 @@ def load_state(match: Match) -> MatchState:
     # still a position of this log, which only grows: the actions since then bring it up to
     # date, rather than the whole log from the first deal.
     state = cached if known and cached.version < match.version else first_state(match)
-    for seat, payload in _actions(match, state.version):
+    # Up to the row's version only: a move committed after the row was read is not part of
+    # the position the caller holds (and would make the two disagree).
+    for seat, payload in lookups.actions_between(match.pk, state.version, match.version):
         state = apply(state, seat, payload)
     if state.version != match.version:
         log.error(
             "match %s: log gives version %s, row says %s", match.pk, state.version, match.version
         )
     return remember(match, state)
-
-
-_ACTION = rows.Columns(Action, "a")
-
-
-def _actions(match: Match, after: int) -> list[tuple[int, Any]]:
-    """(seat, action) of ``match``'s actions after version ``after``, up to the row's version
-    only: a move committed after the row was read is not part of the position the caller
-    holds (and would make the two disagree)."""
-    seq = _ACTION.column("seq")
-    found = rows.fetch_all(
-        f"SELECT {_ACTION.sql} FROM {_ACTION.table} WHERE {_ACTION.column('match')} = %s"
-        f" AND {seq} > %s AND {seq} <= %s ORDER BY {seq}",
-        [match.pk, after, match.version],
-    )
-    actions = [_ACTION.take(row)[0] for row in found]
-    return [(action.seat, action.payload) for action in actions]  # type: ignore[attr-defined]
 
 
 def forget_all() -> None:
