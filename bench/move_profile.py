@@ -1,13 +1,15 @@
 """Where a move's server time goes: N moves through the JSON API, in process, profiled.
 
-    .venv/bin/python -m bench.move_profile [--moves 400] [--html out.html]
+    .venv/bin/python -m bench.move_profile [--moves 400] [--door post|socket] [--html out.html]
 
 Sets up its own throwaway database (SQLite, or a ``test_`` copy of DATABASE_URL's), two
-players with tokens and a lobby match, then posts moves as two API clients would (with an
-Idempotency-Key, the version, alternating seats, a new match when one ends) through Django's
-test client, under pyinstrument. Prints the median and p95 time per move and the profile's
-top frames. It runs the view stack only: no ASGI server, no sockets (``bench.live`` measures
-those). Prints, never asserts.
+players with tokens and a lobby match, then makes moves as two API clients would (with an
+idempotency key, the version, alternating seats, a new match when one ends): posted through
+Django's test client (``--door post``), or as the event socket's ``act`` frames handed to
+``lobby.socket_commands.act`` (``--door socket``), under pyinstrument. Prints the median and
+p95 time per move, the interpreter's CPU per move (the thread's, PostgreSQL's not included)
+and the profile's top frames. It runs the door only: no ASGI server, no sockets
+(``bench.live`` measures those). Prints, never asserts.
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--html", help="also write pyinstrument's HTML report here")
+    parser.add_argument(
+        "--door",
+        choices=("post", "socket"),
+        default="post",
+        help="the moves as HTTP POSTs, or as the event socket's act frames",
+    )
     parser.add_argument(
         "--no-profile",
         action="store_true",
@@ -63,7 +71,7 @@ def _run(args: argparse.Namespace) -> int:
     from games import services
     from games.models import Match, Seat
     from ginsite import pushes
-    from lobby import tokens
+    from lobby import socket_commands, tokens
 
     # When the move's pushes leave (right after its commit): the part of a POST that an
     # opponent waits for. What follows (the answer, the idempotency record) is not.
@@ -97,6 +105,16 @@ def _run(args: argparse.Namespace) -> int:
         assert response.status_code == 200, response.content
         return response.json()
 
+    def act(seat: int, path: str, body: dict) -> dict:
+        match_id = path.split("/")[2]
+        key = uuid.uuid4().hex
+        frame = {"type": "act", "id": 1, "match": match_id, "idempotency_key": key, **body}
+        answer = json.loads(socket_commands.act(users[seat], frame))
+        assert answer["status"] == 200, answer
+        return answer["body"]
+
+    make = act if args.door == "socket" else post
+
     def read(seat: int, match: Match) -> dict:
         headers = {"Authorization": f"Bearer {keys[seat]}"}
         return json.loads(client.get(f"/api/v1/matches/{match.public_id}", headers=headers).content)
@@ -112,6 +130,7 @@ def _run(args: argparse.Namespace) -> int:
     match = new_match()
     detail = read(0, match)
     times: list[float] = []
+    cpu: list[float] = []
     until_push: list[float] = []
     profiler = None if args.no_profile else Profiler(interval=0.0005)
     print(f"posting {args.moves} moves...", flush=True)
@@ -135,14 +154,15 @@ def _run(args: argparse.Namespace) -> int:
         pick = pick or next((a for a in legal if a["type"] == "discard"), legal[0])
         last_move.clear()
         pushed.clear()
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         with connection.execute_wrapper(count_statement):
-            detail = post(
+            detail = make(
                 seat,
                 f"/matches/{match.public_id}/actions",
                 {"action": pick, "version": view["version"]},
             )
         times.append(time.perf_counter() - started)
+        cpu.append(time.thread_time() - started_cpu)
         if pushed:
             until_push.append(pushed[0] - started)
         if len(times) % 100 == 0:
@@ -152,12 +172,14 @@ def _run(args: argparse.Namespace) -> int:
     times.sort()
     until_push.sort()
     print(
-        f"\n{len(times)} moves ({connection.vendor}): "
+        f"\n{len(times)} moves ({connection.vendor}, {args.door}): "
         f"median {statistics.median(times) * 1000:.2f} ms, "
         f"p95 {times[int(len(times) * 0.95)] * 1000:.2f} ms (view stack only, in process); "
         f"until the pushes leave: median {statistics.median(until_push) * 1000:.2f} ms, "
         f"p95 {until_push[int(len(until_push) * 0.95)] * 1000:.2f} ms; "
-        f"{statements['n'] / len(times):.1f} SQL statements per move (transactions included)\n"
+        f"{statements['n'] / len(times):.1f} SQL statements per move (transactions included); "
+        f"the interpreter's CPU per move: median {statistics.median(cpu) * 1000:.2f} ms, "
+        f"mean {statistics.fmean(cpu) * 1000:.2f} ms\n"
     )
     if profiler is not None:
         print(profiler.output_text(unicode=False, color=False, show_all=False))
