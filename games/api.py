@@ -8,7 +8,9 @@ the table: a client hears of each on its event stream. Reading changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
@@ -226,16 +228,6 @@ def _seated(user: Any, public_id: str) -> tuple[Match, int]:
     return match, seat
 
 
-def _moving(user: Any, public_id: str) -> tuple[Match, int]:
-    """``_seated`` for a move, the hot path: the user's seat and its match in one query. The
-    door reads the match and its seats again under its lock, with the names the answer shows,
-    and notes the move as the seat's sign of life."""
-    held = access.held_seat(user, public_id)
-    if held is not None and held.seat is not None:
-        return held.match, held.seat
-    return _seated(user, public_id)  # the refusal: 404, or 403 for a watcher
-
-
 def _summary(match: Match, seat: int | None) -> dict[str, Any]:
     seats = sorted(match.seats.all(), key=lambda s: s.number)
     state = load_state(match) if match.is_active else None
@@ -420,15 +412,35 @@ def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str
     return move(user_of(request), match_id, body)
 
 
-def move(user: Any, match_id: str, body: ActionIn) -> dict[str, Any]:
+def move(
+    user: Any,
+    match_id: str,
+    body: ActionIn,
+    keep: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
     """``user``'s move in the match, as ``post_action`` answers it: the one door of a move,
-    whether it came as an HTTP POST or over the event socket (``lobby.socket_commands``)."""
-    match, seat = _moving(user, match_id)
+    whether it came as an HTTP POST or over the event socket (``lobby.socket_commands``).
+
+    The answer is rendered inside the move's transaction and handed to ``keep`` there, so
+    that what ``keep`` stores of it (an idempotency key's record) commits with the move."""
     action = body.action.model_dump(by_alias=True, exclude_none=True)
     if body.seed is not None and "seed" not in action:
         action["seed"] = body.seed
-    services.submit(match, seat, action, body.version)
-    return _detail(match, seat)
+    answered: list[dict[str, Any]] = []
+
+    def settle(locked: Match, seat: int) -> None:
+        answered.append(_detail(locked, seat))
+        if keep is not None:
+            keep(answered[0])
+
+    # The hot path: the mover's seat found with the match under the lock, by their account.
+    if user is not None and user.is_authenticated:
+        seat_of = partial(access.seat_of_account, user_id=user.pk)
+        if services.submit_as(match_id, seat_of, action, body.version, settle=settle) is not None:
+            return answered[0]
+    match, seat = _seated(user, match_id)  # the refusal: 404, or 403 for a watcher
+    services.submit(match, seat, action, body.version, settle=settle)
+    return answered[0]
 
 
 @router.post(

@@ -49,10 +49,10 @@ OFFERS_READ = "offers_read"
 
 
 @cache
-def _locked_sql(vendor: str) -> tuple[str, str, rows.Columns, rows.Columns]:
+def _locked_sql(vendor: str, key: str = "id") -> tuple[str, str, rows.Columns, rows.Columns]:
     match, offer = rows.Columns(Match, "m"), rows.Columns(Offer, "o")
     return (
-        f"SELECT {match.sql} FROM {match.table} WHERE {match.column('id')} = %s{rows.for_update()}",
+        f"SELECT {match.sql} FROM {match.table} WHERE {match.column(key)} = %s{rows.for_update()}",
         f"SELECT {offer.sql} FROM {offer.table} WHERE {offer.column('match')} = %s"
         f" ORDER BY {offer.column('created_at')} DESC",
         match,
@@ -65,17 +65,30 @@ def locked_match(pk: int, *, offers: bool = False) -> Match:
     inside the caller's transaction, and with ``offers`` its offers too, newest first, in the
     list ``Prefetch("offers", to_attr=OFFERS_READ)`` would leave (``live_table.latest_offers``).
     The seats come with their players' names: the change's answer shows them."""
+    match = _locked("id", pk, offers)
+    if match is None:
+        raise Match.DoesNotExist(f"no match {pk}")
+    return match
+
+
+def locked_match_at(public_id: str, *, offers: bool = False) -> Match | None:
+    """``locked_match`` for the match whose public id is ``public_id``, or None: a move that
+    finds its match and its seat under the lock, without a read before it."""
+    return _locked("public_id", public_id, offers)
+
+
+def _locked(key: str, value: Any, offers: bool) -> Match | None:
     if connection.features.has_select_for_update and connection.get_autocommit():
         raise TransactionManagementError("locked_match() needs a transaction")
-    match_sql, offers_sql, match_cols, offer_cols = _locked_sql(connection.vendor)
-    row = rows.fetch_one(match_sql, [pk])
+    match_sql, offers_sql, match_cols, offer_cols = _locked_sql(connection.vendor, key)
+    row = rows.fetch_one(match_sql, [value])
     if row is None:
-        raise Match.DoesNotExist(f"no match {pk}")
+        return None
     match, _ = match_cols.take(row)
     assert match is not None
-    rows.prefetched(match, "seats", _seats_with_players(pk))
+    rows.prefetched(match, "seats", _seats_with_players(match.pk))
     if offers:
-        found = [offer_cols.take(r)[0] for r in rows.fetch_all(offers_sql, [pk])]
+        found = [offer_cols.take(r)[0] for r in rows.fetch_all(offers_sql, [match.pk])]
         setattr(match, OFFERS_READ, found)
     return match  # type: ignore[return-value]
 

@@ -96,14 +96,91 @@ def claim(user_id: int, key: str, print_: str) -> IdempotencyRecord | Answer:
         # One statement, committed on its own: a transaction around it (BEGIN, the INSERT,
         # COMMIT) cost two more round trips on every move. Inside an outer transaction (a
         # test's) a savepoint keeps a taken key from breaking it.
-        nested = transaction.get_connection().in_atomic_block
-        with transaction.atomic() if nested else nullcontext():
-            rows.insert(record)
+        _insert_alone(record)
         return record
     except IntegrityError:
-        found = IdempotencyRecord.objects.filter(user_id=user_id, key=key).first()
+        found = _found(user_id, key)
     if found is None:  # purged in between: treat as new next time
         raise ApiError(409, "idempotency_in_progress", "Retry this request.")
+    return _first(found, print_)
+
+
+def once(
+    user_id: int, key: str, print_: str, change: Callable[[Callable[[Answer], None]], Answer]
+) -> tuple[Answer, bool]:
+    """The answer to a request of ``user_id``'s under ``key``, its change made at most once
+    whichever door the key came through (this one or ``claim`` and ``keep``), and whether it
+    is the first request's answer given again.
+
+    ``change(keep)`` makes the change and calls ``keep`` with its answer inside the change's
+    transaction: the key's record commits with the change, one commit where ``claim`` and
+    ``keep`` take three. A change refused (a key already taken among the reasons, as the
+    record's insert fails) gives the key's first answer when it has one. Raises ApiError as
+    ``claim`` does."""
+    for _attempt in range(2):  # twice only when a first attempt that died held the key
+        answer, kept = _change_kept(user_id, key, print_, change)
+        if kept:
+            return answer, False
+        found = _found(user_id, key)
+        if found is None:
+            break  # the key is free: this refusal is its answer
+        first = _first(found, print_)
+        if isinstance(first, Answer):
+            return first, True
+        first.delete()  # abandoned: the key is free again
+    if answer.status in NOT_KEPT or answer.status >= 500:
+        return answer, False
+    try:
+        _insert_alone(_record(user_id, key, print_, answer))
+    except IntegrityError:  # taken meanwhile, by a request that came first
+        found = _found(user_id, key)
+        first = _first(found, print_) if found is not None else None
+        if isinstance(first, Answer):
+            return first, True
+    return answer, False
+
+
+def _change_kept(
+    user_id: int, key: str, print_: str, change: Callable[[Callable[[Answer], None]], Answer]
+) -> tuple[Answer, bool]:
+    """``change``'s answer, and whether the key's record committed with it."""
+    kept: list[Answer] = []
+
+    def keep(answer: Answer) -> None:
+        rows.insert(_record(user_id, key, print_, answer))
+        kept.append(answer)
+
+    answer = change(keep)
+    # A refusal after ``keep`` is the change rolled back, its record with it.
+    return answer, bool(kept) and answer.status < 400
+
+
+def _record(user_id: int, key: str, print_: str, answer: Answer) -> IdempotencyRecord:
+    return IdempotencyRecord(
+        user_id=user_id,
+        key=key,
+        fingerprint=print_,
+        status=answer.status,
+        content_type=answer.content_type,
+        body=answer.body,
+    )
+
+
+def _insert_alone(record: IdempotencyRecord) -> None:
+    nested = transaction.get_connection().in_atomic_block
+    with transaction.atomic() if nested else nullcontext():
+        rows.insert(record)
+
+
+def _found(user_id: int, key: str) -> IdempotencyRecord | None:
+    return IdempotencyRecord.objects.filter(user_id=user_id, key=key).first()
+
+
+def _first(found: IdempotencyRecord, print_: str) -> IdempotencyRecord | Answer:
+    """What a key's record ``found`` says to a request whose fingerprint is ``print_``: its
+    answer, or the record itself when its first request died before answering (the key is
+    this one's to take over). Raises ApiError 422 (another request's key) or 409 (its first
+    request still runs)."""
     if found.fingerprint != print_:
         raise ApiError(
             422,
@@ -118,7 +195,7 @@ def claim(user_id: int, key: str, print_: str) -> IdempotencyRecord | Answer:
             "idempotency_in_progress",
             "A request with this key is still being processed. Retry in a moment.",
         )
-    return found  # the first attempt died; this one takes over its key
+    return found
 
 
 def keep(record: IdempotencyRecord, answer: Answer) -> None:

@@ -24,6 +24,8 @@ session ends), no GET of the match afterwards (the answer is the mover's view).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ninja.responses import NinjaJSONEncoder
@@ -33,11 +35,13 @@ from games.api import ActionIn, MatchDetail, move
 from ginsite.apikit import ApiError, Refusal, check_rate, malformed, refusal
 from ginsite.refusals import Refused
 from lobby import idempotency
+from lobby.idempotency import Answer
 
 # What the POST's answer says of itself, kept with the key for either door to replay.
 CONTENT_TYPE = "application/json; charset=utf-8"
 ENVELOPE = ("type", "id", "match", "idempotency_key")
 MAX_ID = 64
+Keep = Callable[[Answer], None]
 
 
 def _frame(ident: Any, status: int, body: bytes, replayed: bool = False) -> str:
@@ -65,10 +69,20 @@ def _envelope(frame: dict[str, Any]) -> tuple[str, str | None]:
     return match, key
 
 
-def _moved(user: Any, match: str, body: dict[str, Any]) -> tuple[int, bytes]:
-    """The POST's status and JSON body for ``body``, applied as ``user``'s move in ``match``."""
+def _moved(user: Any, match: str, body: dict[str, Any], keep: Keep | None = None) -> Answer:
+    """The POST's answer to ``body``, applied as ``user``'s move in ``match``; ``keep`` is
+    handed the answer inside the move's transaction."""
+    answered: list[Answer] = []
+
+    def settle(detail: dict[str, Any]) -> None:
+        dumped = MatchDetail.model_validate(detail).model_dump()
+        body = json.dumps(dumped, cls=NinjaJSONEncoder).encode()
+        answered.append(Answer(200, CONTENT_TYPE, body))
+        if keep is not None:
+            keep(answered[0])
+
     try:
-        detail = move(user, match, ActionIn.model_validate(body))
+        move(user, match, ActionIn.model_validate(body), settle)
     except ValidationError as wrong:
         # Where, as the POST says it: inside its body.
         errors = wrong.errors(include_url=False)
@@ -76,9 +90,8 @@ def _moved(user: Any, match: str, body: dict[str, Any]) -> tuple[int, bytes]:
     except (ApiError, Refused) as refusing:
         refused = refusal(refusing)
     else:
-        dumped = MatchDetail.model_validate(detail).model_dump()
-        return 200, json.dumps(dumped, cls=NinjaJSONEncoder).encode()
-    return refused.status, json.dumps(refused.body).encode()
+        return answered[0]
+    return Answer(refused.status, CONTENT_TYPE, json.dumps(refused.body).encode())
 
 
 def act(user: Any, frame: dict[str, Any]) -> str:
@@ -91,16 +104,14 @@ def act(user: Any, frame: dict[str, Any]) -> str:
         check_rate(user.pk)
         match, key = _envelope(frame)
         body = {name: value for name, value in frame.items() if name not in ENVELOPE}
-        taken = None
-        if key is not None:
+        if key is None:
+            answer, replayed = _moved(user, match, body), False
+        else:
+            # The key's record is written in the move's own commit (``idempotency.once``).
             path = f"/api/v1/matches/{match}/actions"
             made = idempotency.content_fingerprint("POST", path, body)
-            taken = idempotency.claim(user.pk, key, made)
+            change = partial(_moved, user, match, body)
+            answer, replayed = idempotency.once(user.pk, key, made, change)
     except ApiError as refusing:
         return _refused(ident, refusal(refusing))
-    if isinstance(taken, idempotency.Answer):
-        return _frame(ident, taken.status, taken.body, replayed=True)
-    status, answer = _moved(user, match, body)
-    if taken is not None:
-        idempotency.keep(taken, idempotency.Answer(status, CONTENT_TYPE, answer))
-    return _frame(ident, status, answer)
+    return _frame(ident, answer.status, answer.body, replayed)

@@ -26,7 +26,7 @@ from .matches import (
     running_bea_match,
     start_bea_match,
 )
-from .moves import deal_overdue, submit
+from .moves import deal_overdue, submit, submit_as
 from .offers import answer_offer, make_offer, restart_local
 from .refusals import (
     AlreadyPlaying,
@@ -62,4 +62,5 @@ __all__ = [
     "running_bea_match",
     "start_bea_match",
     "submit",
+    "submit_as",
 ]

@@ -3,6 +3,7 @@ players' seeds is over (docs/fairness.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,50 +20,101 @@ from games.state_cache import SEED_WAIT_SECONDS, load_state, pending
 from ginsite import rows
 from ginsite.refusals import Refused
 
-from .checks import CURRENT, ROW_FIELDS, copy_row, lock_for, stale
+from .checks import CURRENT, ROW_FIELDS, checked, copy_row, lock_for, stale
 from .refusals import IllegalMove, NotConnected, StaleVersion
 
 SEED_WAIT = timedelta(seconds=SEED_WAIT_SECONDS)
 
 
-def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
+Settle = Callable[[Match, int], None]
+
+
+def submit(
+    match: Match, seat: int, action: Any, version: Any, *, settle: Settle | None = None
+) -> MatchState:
     """Apply ``action`` for ``seat`` if ``version`` is still the match's version.
 
     Raises ``Refused`` (stale or repeated version, closed match, illegal move) and then
     changes nothing. Returns the new state; the match row is refreshed in place.
+
+    ``settle`` is called last inside the move's transaction, with the match as it now stands
+    (its seats and offers read under the lock) and the seat: what it writes commits with the
+    move, and an error it raises undoes the move (an ``IntegrityError`` is refused as a
+    repeated move).
     """
-    seeding = isinstance(action, dict) and action.get("type") == "seed"
+    seeding = _seeding(action)
     try:
         with transaction.atomic():
             # The offers are read once for the two players' views and the answer (a move
             # changes no offer).
             locked = lock_for(match, CURRENT if seeding else version, offers=True)
-            if locked.kind == Match.Kind.PRIVATE and not seeding:
-                _check_both_connected(locked, seat)
-            before = load_state(locked)
-            if seeding:
-                _check_seed_version(before, version)
-            try:
-                if locked.kind == Match.Kind.LESSON:
-                    # A lesson's story is scripted: only its next move goes through.
-                    action = lesson_script.admit(before, seat, action)
-                after = apply(before, seat, action)
-            except IllegalAction as refused:
-                raise IllegalMove(refused.reason) from None
-            reason = _store(locked, before, after, [(seat, action)], timezone.now())
-            # A move is a sign of life: an API player who never opens a table socket is here.
-            seat_active(locked, seat, locked.moved_at)
-            # The subscribers render the new position in this transaction (the players'
-            # events carry their views); other threads see it once it commits.
-            with pending(locked, after):
-                outbox.announce(locked, reason, after.to_act, fresh_seats=True)
+            after = _move(locked, seat, action, version, settle)
     except IntegrityError:
-        # Two submissions for the same version raced past the version check (SQLite has no
-        # row locks); the unique (match, seq) constraint let only the first one in.
-        raise StaleVersion(_("That move was already made. Nothing was changed.")) from None
+        raise _repeated() from None
     copy_row(locked, match)
     # The answer's view reads the offers from the caller's instance.
     setattr(match, lookups.OFFERS_READ, getattr(locked, lookups.OFFERS_READ))
+    return after
+
+
+def submit_as(
+    public_id: str,
+    seat_of: Callable[[Match], int | None],
+    action: Any,
+    version: Any,
+    *,
+    settle: Settle | None = None,
+) -> MatchState | None:
+    """``submit`` at the match ``public_id`` for the seat ``seat_of`` finds in it (who is
+    asking, as ``games.access`` says), the match and the seat read together under the lock:
+    a move's hot path, with no read before it. None, having changed nothing, when there is no
+    such match or ``seat_of`` finds no seat: the caller then says why."""
+    try:
+        with transaction.atomic():
+            locked = lookups.locked_match_at(public_id, offers=True)
+            seat = None if locked is None else seat_of(locked)
+            if locked is None or seat is None:
+                return None
+            checked(locked, CURRENT if _seeding(action) else version)
+            return _move(locked, seat, action, version, settle)
+    except IntegrityError:
+        raise _repeated() from None
+
+
+def _seeding(action: Any) -> bool:
+    return isinstance(action, dict) and action.get("type") == "seed"
+
+
+def _repeated() -> StaleVersion:
+    # Two submissions for the same version raced past the version check (SQLite has no row
+    # locks); the unique (match, seq) constraint let only the first one in.
+    return StaleVersion(_("That move was already made. Nothing was changed."))
+
+
+def _move(locked: Match, seat: int, action: Any, version: Any, settle: Settle | None) -> MatchState:
+    """The move in the transaction that locked the match and checked its version."""
+    seeding = _seeding(action)
+    if locked.kind == Match.Kind.PRIVATE and not seeding:
+        _check_both_connected(locked, seat)
+    before = load_state(locked)
+    if seeding:
+        _check_seed_version(before, version)
+    try:
+        if locked.kind == Match.Kind.LESSON:
+            # A lesson's story is scripted: only its next move goes through.
+            action = lesson_script.admit(before, seat, action)
+        after = apply(before, seat, action)
+    except IllegalAction as refused:
+        raise IllegalMove(refused.reason) from None
+    reason = _store(locked, before, after, [(seat, action)], timezone.now())
+    # A move is a sign of life: an API player who never opens a table socket is here.
+    seat_active(locked, seat, locked.moved_at)
+    # The subscribers render the new position in this transaction (the players' events
+    # carry their views); other threads see it once it commits.
+    with pending(locked, after):
+        outbox.announce(locked, reason, after.to_act, fresh_seats=True)
+        if settle is not None:
+            settle(locked, seat)
     return after
 
 

@@ -6,13 +6,16 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.utils import timezone
 
 from games.models import Match
 from ginsite.asgi import application
+from lobby.idempotency import content_fingerprint
 from lobby.models import IdempotencyRecord
 from tests.games.live_helpers import lobby_match
 from tests.games.test_leak import hidden_from, secrets_of
@@ -238,6 +241,82 @@ async def test_a_key_first_sent_over_http_is_replayed_over_the_socket(table):
         )
     assert answer["replayed"] is True and answer["body"] == body(posted)
     assert await _version(match) == 1
+
+
+def _held_key(user: Any, match: Match, command: dict[str, Any], age: timedelta) -> None:
+    """``command``'s key held for ``user`` by a first attempt begun ``age`` ago and never
+    answered (over HTTP, where the key is taken before the move)."""
+    body = {name: value for name, value in command.items() if name != "match"}
+    body.pop("idempotency_key")
+    path = f"/api/v1/matches/{match.public_id}/actions"
+    IdempotencyRecord.objects.create(
+        user=user,
+        key=command["idempotency_key"],
+        fingerprint=content_fingerprint("POST", path, body),
+    )
+    IdempotencyRecord.objects.filter(user=user).update(created_at=timezone.now() - age)
+
+
+async def test_a_key_held_by_a_first_attempt_still_running_makes_no_second_move(table, alice):
+    match, alice_token, bob_token = table
+    command = {
+        "match": match.public_id,
+        "version": 0,
+        "action": {"type": "take_upcard"},
+        "idempotency_key": "slow",
+    }
+    await sync_to_async(_held_key)(alice, match, command, timedelta(seconds=5))
+    async with Player(alice_token) as player, Player(bob_token) as bob:
+        answer = await player.act(command)
+        assert (answer["status"], answer["body"]["code"]) == (409, "idempotency_in_progress")
+        # Nothing reached bob: the move was undone with the key's record, before its commit.
+        heard = []
+        with pytest.raises(asyncio.TimeoutError):
+            while True:
+                heard.append((await asyncio.wait_for(bob.frame("match"), 0.5))["data"]["version"])
+        assert heard and 1 not in heard, heard
+    assert await _version(match) == 0
+
+
+async def test_a_key_whose_first_attempt_died_is_taken_over_by_the_move(table, alice):
+    match, alice_token, _ = table
+    command = {
+        "match": match.public_id,
+        "version": 0,
+        "action": {"type": "take_upcard"},
+        "idempotency_key": "orphan",
+    }
+    await sync_to_async(_held_key)(alice, match, command, timedelta(minutes=3))
+    async with Player(alice_token) as player:
+        answer = await player.act(command)
+        assert answer["status"] == 200 and "replayed" not in answer
+        again = await player.act(command)
+        assert again["replayed"] is True and again["body"] == answer["body"]
+    assert await _version(match) == 1
+
+
+async def test_a_refused_move_keeps_its_refusal_for_the_key(table):
+    """A refusal is the key's answer too: the same command again is refused the same way, even
+    once the table has moved on to where it would go through."""
+    match, alice_token, bob_token = table
+    early = {
+        "match": match.public_id,
+        "version": 1,
+        "action": {"type": "take_upcard"},
+        "idempotency_key": "early",
+    }
+    async with Player(alice_token) as alice, Player(bob_token) as bob:
+        refused = await bob.act(early)
+        assert (refused["status"], refused["body"]["code"]) == (409, "stale_version")
+        passed = await alice.act(
+            {"match": match.public_id, "version": 0, "action": {"type": "pass"}}
+        )
+        assert passed["status"] == 200 and passed["body"]["version"] == 1
+        again = await bob.act(early)
+        assert again["replayed"] is True and again["body"] == refused["body"]
+        # The same move under a new key is bob's to make now.
+        taken = await bob.act({**early, "idempotency_key": "now"})
+        assert taken["status"] == 200 and taken["body"]["version"] == 2
 
 
 async def test_no_answer_shows_a_hidden_card_or_a_seed(table):
