@@ -178,9 +178,9 @@ def test_it_plays_a_whole_hand_against_bea(base: str, page: Page) -> None:
     )
     assert tampered["verdicts"][0] == ["the server seed does not match the commitment"]
     assert tampered["verdicts"][1] == ["the upcard is not the committed one"]
-    assert tampered["verdicts"][2] == [  # dora's seed changes both hands and the upcard
-        "the hands dealt are not the committed ones",
-        "the upcard is not the committed one",
-    ]
+    # dora's seed changes both hands, and the upcard unless the new shuffle turns up the same
+    # card by chance (about one deal in 32).
+    assert tampered["verdicts"][2][0] == "the hands dealt are not the committed ones"
+    assert tampered["verdicts"][2][1:] in ([], ["the upcard is not the committed one"])
     for copy in tampered["copies"]:
         assert not check(copy).ok
