@@ -21,7 +21,6 @@ CURRENT = object()
 def lock_for(match: Match, version: Any, *, active: bool = True, offers: bool = False) -> Match:
     """The match row, locked, after the checks every state-changing request passes: it names
     the version it was made on, that is still the version, and (``active``) the match runs."""
-    _named(version)
     # The seats, read under the lock (who sits where, signs of life), with their players'
     # names for the answer.
     return checked(lookups.locked_match(match.pk, offers=offers), version, active=active)
@@ -29,17 +28,13 @@ def lock_for(match: Match, version: Any, *, active: bool = True, offers: bool = 
 
 def checked(locked: Match, version: Any, *, active: bool = True) -> Match:
     """``lock_for``'s checks of a match row already locked."""
-    _named(version)
+    if version is not CURRENT and (not isinstance(version, int) or isinstance(version, bool)):
+        raise Refused(_("Every move must say which version of the table it was made on."))
     if active and not locked.is_active:
         raise MatchClosed(_("This match is over."))
     if version is not CURRENT and version != locked.version:
         raise stale(version, locked.version)
     return locked
-
-
-def _named(version: Any) -> None:
-    if version is not CURRENT and (not isinstance(version, int) or isinstance(version, bool)):
-        raise Refused(_("Every move must say which version of the table it was made on."))
 
 
 def stale(sent: int, now: int) -> StaleVersion:

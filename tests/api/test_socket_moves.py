@@ -69,6 +69,16 @@ async def _version(match: Match) -> int:
     return match.version
 
 
+def _takes_upcard(match: Match, key: str) -> dict[str, Any]:
+    """The first player's first move as an ``act`` command, under ``key``."""
+    return {
+        "match": match.public_id,
+        "version": 0,
+        "action": {"type": "take_upcard"},
+        "idempotency_key": key,
+    }
+
+
 @pytest.fixture
 def table(alice, bob) -> tuple[Match, str, str]:
     return lobby_match(alice, bob, DECK), token_for(alice), token_for(bob)
@@ -191,12 +201,7 @@ async def test_a_refused_move_is_answered_as_the_post_and_changes_nothing(
 
 async def test_an_idempotency_key_is_one_move_over_either_door(table, alice):
     match, alice_token, _ = table
-    command = {
-        "match": match.public_id,
-        "version": 0,
-        "action": {"type": "take_upcard"},
-        "idempotency_key": "move-1",
-    }
+    command = _takes_upcard(match, "move-1")
     async with Player(alice_token) as player:
         first = await player.act({**command, "id": "a"})
         again = await player.act({**command, "id": "b"})
@@ -231,14 +236,7 @@ async def test_a_key_first_sent_over_http_is_replayed_over_the_socket(table):
         headers={"Idempotency-Key": "k"},
     )
     async with Player(alice_token) as alice:
-        answer = await alice.act(
-            {
-                "match": match.public_id,
-                "version": 0,
-                "action": {"type": "take_upcard"},
-                "idempotency_key": "k",
-            }
-        )
+        answer = await alice.act(_takes_upcard(match, "k"))
     assert answer["replayed"] is True and answer["body"] == body(posted)
     assert await _version(match) == 1
 
@@ -259,12 +257,7 @@ def _held_key(user: Any, match: Match, command: dict[str, Any], age: timedelta) 
 
 async def test_a_key_held_by_a_first_attempt_still_running_makes_no_second_move(table, alice):
     match, alice_token, bob_token = table
-    command = {
-        "match": match.public_id,
-        "version": 0,
-        "action": {"type": "take_upcard"},
-        "idempotency_key": "slow",
-    }
+    command = _takes_upcard(match, "slow")
     await sync_to_async(_held_key)(alice, match, command, timedelta(seconds=5))
     async with Player(alice_token) as player, Player(bob_token) as bob:
         answer = await player.act(command)
@@ -280,12 +273,7 @@ async def test_a_key_held_by_a_first_attempt_still_running_makes_no_second_move(
 
 async def test_a_key_whose_first_attempt_died_is_taken_over_by_the_move(table, alice):
     match, alice_token, _ = table
-    command = {
-        "match": match.public_id,
-        "version": 0,
-        "action": {"type": "take_upcard"},
-        "idempotency_key": "orphan",
-    }
+    command = _takes_upcard(match, "orphan")
     await sync_to_async(_held_key)(alice, match, command, timedelta(minutes=3))
     async with Player(alice_token) as player:
         answer = await player.act(command)
