@@ -84,9 +84,13 @@ def test_a_guest_hosts_a_friend_plays_live_and_a_third_browser_finds_it_full(
     assert match.version >= 4
     assert {name: _navigations(page) for name, page in pages.items()} == loads
 
-    # Reopening the link in the same browser returns the friend to the seat.
+    # Reopening the link in the same browser returns the friend to the seat: the same table,
+    # from the same side, with the hand in play or, if a quick knock ended it within those
+    # moves, the hand's result.
     friend.goto(invite)
-    expect(friend.locator("#hand")).to_be_visible()
+    expect(friend.locator("#scores")).to_contain_text("You")
+    expect(friend.locator("#scores")).to_contain_text("Hal")
+    expect(friend.locator("#hand:visible, #result:visible").first).to_be_visible()
 
     # A third browser finds the table full (the host allowed no watchers).
     third = contexts[2].new_page()
