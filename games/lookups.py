@@ -53,11 +53,20 @@ def _locked_sql(vendor: str, key: str = "id") -> tuple[str, str, rows.Columns, r
     match, offer = rows.Columns(Match, "m"), rows.Columns(Offer, "o")
     return (
         f"SELECT {match.sql} FROM {match.table} WHERE {match.column(key)} = %s{rows.for_update()}",
-        f"SELECT {offer.sql} FROM {offer.table} WHERE {offer.column('match')} = %s"
+        f"SELECT {offer.sql} FROM {offer.table} WHERE {offer.column('match')} {_match_by(key)}"
         f" ORDER BY {offer.column('created_at')} DESC",
         match,
         offer,
     )
+
+
+def _match_by(key: str) -> str:
+    """The condition on a match id column that finds the match whose ``key`` is the value."""
+    if key == "id":
+        return "= %s"
+    quote = connection.ops.quote_name
+    table, column = quote(Match._meta.db_table), quote(Match._meta.get_field(key).column)
+    return f"= (SELECT {quote('id')} FROM {table} WHERE {column} = %s)"
 
 
 def locked_match(pk: int, *, offers: bool = False) -> Match:
@@ -78,23 +87,31 @@ def locked_match_at(public_id: str, *, offers: bool = False) -> Match | None:
 
 
 def _locked(key: str, value: Any, offers: bool) -> Match | None:
+    """The match row locked, then its seats and (with ``offers``) its offers, each found by
+    ``key`` so that the three go together: one round trip on PostgreSQL (``rows.fetch_sets``),
+    the lock taken by the first before the others read."""
     if connection.features.has_select_for_update and connection.get_autocommit():
         raise TransactionManagementError("locked_match() needs a transaction")
     match_sql, offers_sql, match_cols, offer_cols = _locked_sql(connection.vendor, key)
-    row = rows.fetch_one(match_sql, [value])
-    if row is None:
-        return None
-    match, _ = match_cols.take(row)
-    assert match is not None
-    rows.prefetched(match, "seats", _seats_with_players(match.pk))
+    seats_sql = _players_sql(connection.vendor, key)[0]
+    statements = [(match_sql, [value]), (seats_sql, [value])]
     if offers:
-        found = [offer_cols.take(r)[0] for r in rows.fetch_all(offers_sql, [match.pk])]
-        setattr(match, OFFERS_READ, found)
+        statements.append((offers_sql, [value]))
+    found = rows.fetch_sets(statements)
+    if not found[0]:
+        return None
+    match, _ = match_cols.take(found[0][0])
+    assert match is not None
+    rows.prefetched(match, "seats", _seats_from(found[1]))
+    if offers:
+        setattr(match, OFFERS_READ, [offer_cols.take(r)[0] for r in found[2]])
     return match  # type: ignore[return-value]
 
 
 @cache
-def _players_sql(vendor: str) -> tuple[str, rows.Columns, rows.Columns, rows.Columns]:
+def _players_sql(
+    vendor: str, key: str = "id"
+) -> tuple[str, rows.Columns, rows.Columns, rows.Columns]:
     # The profile is the accounts' (the lobby's model): reached through the account's relation.
     seat, user, profile = (
         rows.Columns(Seat, "s"),
@@ -105,7 +122,7 @@ def _players_sql(vendor: str) -> tuple[str, rows.Columns, rows.Columns, rows.Col
         f"SELECT {seat.sql}, {user.sql}, {profile.sql} FROM {seat.table}"
         f" LEFT JOIN {user.table} ON {user.column('id')} = {seat.column('user')}"
         f" LEFT JOIN {profile.table} ON {profile.column('user')} = {user.column('id')}"
-        f" WHERE {seat.column('match')} = %s ORDER BY {seat.column('number')}"
+        f" WHERE {seat.column('match')} {_match_by(key)} ORDER BY {seat.column('number')}"
     )
     return sql, seat, user, profile
 
@@ -117,9 +134,13 @@ def prefetch_players(match: Match) -> None:
 
 
 def _seats_with_players(match_id: int) -> list[Seat]:
-    sql, seat_cols, user_cols, profile_cols = _players_sql(connection.vendor)
+    return _seats_from(rows.fetch_all(_players_sql(connection.vendor)[0], [match_id]))
+
+
+def _seats_from(found: list[tuple[Any, ...]]) -> list[Seat]:
+    _, seat_cols, user_cols, profile_cols = _players_sql(connection.vendor)
     seats = []
-    for row in rows.fetch_all(sql, [match_id]):
+    for row in found:
         seat, end = seat_cols.take(row)
         user, end = user_cols.take(row, end)
         profile, _ = profile_cols.take(row, end)

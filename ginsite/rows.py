@@ -97,6 +97,27 @@ def fetch_all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return cursor.fetchall()  # type: ignore[no-any-return]
 
 
+def fetch_sets(statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]]]:
+    """The rows of each statement, in order. On PostgreSQL they go in one round trip (the
+    client binds the values, so several statements travel as one query and their results
+    come back one after the other, ``nextset``); elsewhere one by one. Either way they run in
+    order in the caller's transaction: a lock the first takes holds for the next."""
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            found = []
+            for sql, params in statements:
+                cursor.execute(sql, params)
+                found.append(cursor.fetchall())
+            return found
+        cursor.execute(
+            "; ".join(sql for sql, _ in statements), [v for _, p in statements for v in p]
+        )
+        found = [cursor.fetchall()]
+        while cursor.nextset():
+            found.append(cursor.fetchall())
+        return found
+
+
 def related(instance: Model, name: str, value: Model | None) -> None:
     """Keep ``value`` as ``instance.<name>`` (a foreign key, a one-to-one either way), as
     ``select_related`` keeps it: a one-to-one also points back from ``value``; None where the
