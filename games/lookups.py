@@ -69,42 +69,53 @@ def _match_by(key: str) -> str:
     return f"= (SELECT {quote('id')} FROM {table} WHERE {column} = %s)"
 
 
-def locked_match(pk: int, *, offers: bool = False) -> Match:
+def locked_match(pk: int, *, move: bool = False) -> Match:
     """``Match.objects.select_for_update().prefetch_related(seats_with_players()).get(pk=pk)``,
-    inside the caller's transaction, and with ``offers`` its offers too, newest first, in the
-    list ``Prefetch("offers", to_attr=OFFERS_READ)`` would leave (``live_table.latest_offers``).
-    The seats come with their players' names: the change's answer shows them."""
-    match = _locked("id", pk, offers)
+    inside the caller's transaction. The seats come with their players' names: the change's
+    answer shows them. With ``move``, what a move reads besides: the match's offers, newest
+    first, in the list ``Prefetch("offers", to_attr=OFFERS_READ)`` would leave
+    (``live_table.latest_offers``), and in ``WAITING_READ`` whether an earlier announcement
+    of the match waits undelivered (``undelivered``, for ``outbox.announce``)."""
+    match = _locked("id", pk, move)
     if match is None:
         raise Match.DoesNotExist(f"no match {pk}")
     return match
 
 
-def locked_match_at(public_id: str, *, offers: bool = False) -> Match | None:
+def locked_match_at(public_id: str, *, move: bool = False) -> Match | None:
     """``locked_match`` for the match whose public id is ``public_id``, or None: a move that
     finds its match and its seat under the lock, without a read before it."""
-    return _locked("public_id", public_id, offers)
+    return _locked("public_id", public_id, move)
 
 
-def _locked(key: str, value: Any, offers: bool) -> Match | None:
-    """The match row locked, then its seats and (with ``offers``) its offers, each found by
-    ``key`` so that the three go together: one round trip on PostgreSQL (``rows.fetch_sets``),
-    the lock taken by the first before the others read."""
+# Whether an announcement of the match waited undelivered when it was locked for a move. Under
+# the lock no other change of the match can add one; a delivery may still take one away, so
+# the answer errs only towards waiting (the order of the announcements holds either way).
+WAITING_READ = "waiting_read"
+
+
+def _locked(key: str, value: Any, move: bool) -> Match | None:
+    """The match row locked, then its seats (and for a move its offers and whether an
+    announcement waits), each found by ``key`` so that they all go together: one round trip
+    on PostgreSQL (``rows.fetch_sets``), the lock taken by the first before the others read."""
     if connection.features.has_select_for_update and connection.get_autocommit():
         raise TransactionManagementError("locked_match() needs a transaction")
     match_sql, offers_sql, match_cols, offer_cols = _locked_sql(connection.vendor, key)
-    seats_sql = _players_sql(connection.vendor, key)[0]
-    statements = [(match_sql, [value]), (seats_sql, [value])]
-    if offers:
-        statements.append((offers_sql, [value]))
+    statements: list[rows.Statement] = [
+        (match_sql, [value]),
+        (_players_sql(connection.vendor, key)[0], [value]),
+    ]
+    if move:
+        statements += [(offers_sql, [value]), (_waiting_sql(connection.vendor, key), [value])]
     found = rows.fetch_sets(statements)
     if not found[0]:
         return None
     match, _ = match_cols.take(found[0][0])
     assert match is not None
     rows.prefetched(match, "seats", _seats_from(found[1]))
-    if offers:
+    if move:
         setattr(match, OFFERS_READ, [offer_cols.take(r)[0] for r in found[2]])
+        setattr(match, WAITING_READ, bool(found[3]))
     return match  # type: ignore[return-value]
 
 
@@ -173,10 +184,10 @@ def actions_between(match_id: int, after: int, upto: int) -> list[tuple[int, Any
 
 
 @cache
-def _waiting_sql(vendor: str) -> str:
+def _waiting_sql(vendor: str, key: str = "id") -> str:
     row = rows.Columns(Announcement, "a")
     return (
-        f"SELECT 1 FROM {row.table} WHERE {row.column('match')} = %s"
+        f"SELECT 1 FROM {row.table} WHERE {row.column('match')} {_match_by(key)}"
         f" AND {row.column('delivered_at')} IS NULL LIMIT 1"
     )
 

@@ -42,15 +42,24 @@ KEEP = timedelta(hours=1)
 
 
 def announce(
-    match: Match, reason: str, to_act: int | None = None, *, fresh_seats: bool = False
+    match: Match,
+    reason: str,
+    to_act: int | None = None,
+    *,
+    fresh_seats: bool = False,
+    waiting: bool | None = None,
 ) -> MatchChanged:
     """Deliver what this change of ``match`` announces to the subscribers in the current
     transaction; when one of them fails, store it undelivered, to be delivered after the
-    commit. ``fresh_seats`` as for ``events.describe``."""
+    commit. ``fresh_seats`` as for ``events.describe``; ``waiting``: whether an earlier
+    announcement of the match waits undelivered, as the caller read it with the match's lock
+    in this transaction (``lookups.WAITING_READ``), or None to read it now."""
     change = describe(match, reason, to_act, fresh_seats=fresh_seats)
+    if waiting is None:
+        waiting = reason != STARTED and lookups.undelivered(match.pk)
     # In order: behind an announcement of this match still undelivered, this one waits too
     # (a match's start has nothing before it).
-    if reason == STARTED or not lookups.undelivered(match.pk):
+    if reason == STARTED or not waiting:
         try:
             with transaction.atomic():
                 # The door's match object only when its seats were read under the lock.

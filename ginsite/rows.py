@@ -20,6 +20,9 @@ from typing import Any
 from django.db import connection
 from django.db.models import Model
 
+# A statement and its parameters.
+Statement = tuple[str, Sequence[Any]]
+
 
 class Columns:
     """A model's columns in a statement, under a table alias, and the instance made from them."""
@@ -97,25 +100,31 @@ def fetch_all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return cursor.fetchall()  # type: ignore[no-any-return]
 
 
-def fetch_sets(statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]]]:
+def fetch_sets(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
     """The rows of each statement, in order. On PostgreSQL they go in one round trip (the
     client binds the values, so several statements travel as one query and their results
     come back one after the other, ``nextset``); elsewhere one by one. Either way they run in
-    order in the caller's transaction: a lock the first takes holds for the next."""
+    order in the caller's transaction: a lock the first takes holds for the next, and an
+    error in one stops the rest."""
     with connection.cursor() as cursor:
         if connection.vendor != "postgresql":
             found = []
             for sql, params in statements:
                 cursor.execute(sql, params)
-                found.append(cursor.fetchall())
+                found.append(_rows_of(cursor))
             return found
         cursor.execute(
             "; ".join(sql for sql, _ in statements), [v for _, p in statements for v in p]
         )
-        found = [cursor.fetchall()]
+        found = [_rows_of(cursor)]
         while cursor.nextset():
-            found.append(cursor.fetchall())
+            found.append(_rows_of(cursor))
         return found
+
+
+def _rows_of(cursor: Any) -> list[tuple[Any, ...]]:
+    """The rows of the statement just run; none for one that returns none (an UPDATE)."""
+    return [] if cursor.description is None else cursor.fetchall()  # type: ignore[no-any-return]
 
 
 def related(instance: Model, name: str, value: Model | None) -> None:
@@ -151,6 +160,11 @@ def insert(*instances: Model) -> None:
     ``pre_save`` (``auto_now_add``) and database values as the ORM makes them; the primary
     keys come back into the instances (RETURNING gives the rows in the order of the VALUES,
     as Django's ``bulk_create`` relies on too)."""
+    inserted(instances, fetch_all(*insert_statement(*instances)))
+
+
+def insert_statement(*instances: Model) -> Statement:
+    """``insert``'s statement, to run with others (``fetch_sets``); then ``inserted``."""
     meta = instances[0]._meta
     fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
     key = (connection.vendor, meta.label, "insert", str(len(instances)))
@@ -167,7 +181,11 @@ def insert(*instances: Model) -> None:
         for instance in instances
         for f in fields
     ]
-    found = fetch_all(_statements[key], values)
+    return _statements[key], values
+
+
+def inserted(instances: Sequence[Model], found: Sequence[tuple[Any, ...]]) -> None:
+    """The primary keys ``insert_statement`` returned, into its instances."""
     assert len(found) == len(instances)
     for instance, (pk,) in zip(instances, found, strict=True):
         instance.pk = pk
@@ -178,6 +196,12 @@ def insert(*instances: Model) -> None:
 def update(instance: Model, names: Sequence[str]) -> None:
     """``instance.save(update_fields=names)`` of a row that exists: the fields' ``pre_save``
     (``auto_now``) and database values as the ORM makes them."""
+    with connection.cursor() as cursor:
+        cursor.execute(*update_statement(instance, names))
+
+
+def update_statement(instance: Model, names: Sequence[str]) -> Statement:
+    """``update``'s statement, to run with others (``fetch_sets``)."""
     meta = instance._meta
     fields = [meta.get_field(name) for name in names]
     key = (connection.vendor, meta.label, "update", *names)
@@ -187,8 +211,7 @@ def update(instance: Model, names: Sequence[str]) -> None:
         pk = quote(meta.pk.column)  # type: ignore[union-attr]
         _statements[key] = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {pk} = %s"
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]  # type: ignore[union-attr]
-    with connection.cursor() as cursor:
-        cursor.execute(_statements[key], [*values, instance.pk])
+    return _statements[key], [*values, instance.pk]
 
 
 _statements: dict[tuple[str, ...], str] = {}

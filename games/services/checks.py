@@ -18,12 +18,12 @@ from .refusals import MatchClosed, StaleVersion
 CURRENT = object()
 
 
-def lock_for(match: Match, version: Any, *, active: bool = True, offers: bool = False) -> Match:
+def lock_for(match: Match, version: Any, *, active: bool = True, move: bool = False) -> Match:
     """The match row, locked, after the checks every state-changing request passes: it names
     the version it was made on, that is still the version, and (``active``) the match runs."""
     # The seats, read under the lock (who sits where, signs of life), with their players'
     # names for the answer.
-    return checked(lookups.locked_match(match.pk, offers=offers), version, active=active)
+    return checked(lookups.locked_match(match.pk, move=move), version, active=active)
 
 
 def checked(locked: Match, version: Any, *, active: bool = True) -> Match:

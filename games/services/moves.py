@@ -47,7 +47,7 @@ def submit(
         with transaction.atomic():
             # The offers are read once for the two players' views and the answer (a move
             # changes no offer).
-            locked = lock_for(match, CURRENT if seeding else version, offers=True)
+            locked = lock_for(match, CURRENT if seeding else version, move=True)
             after = _move(locked, seat, action, version, settle)
     except IntegrityError:
         raise _repeated() from None
@@ -71,7 +71,7 @@ def submit_as(
     such match or ``seat_of`` finds no seat: the caller then says why."""
     try:
         with transaction.atomic():
-            locked = lookups.locked_match_at(public_id, offers=True)
+            locked = lookups.locked_match_at(public_id, move=True)
             seat = None if locked is None else seat_of(locked)
             if locked is None or seat is None:
                 return None
@@ -112,7 +112,8 @@ def _move(locked: Match, seat: int, action: Any, version: Any, settle: Settle | 
     # The subscribers render the new position in this transaction (the players' events
     # carry their views); other threads see it once it commits.
     with pending(locked, after):
-        outbox.announce(locked, reason, after.to_act, fresh_seats=True)
+        waiting = getattr(locked, lookups.WAITING_READ)
+        outbox.announce(locked, reason, after.to_act, fresh_seats=True, waiting=waiting)
         if settle is not None:
             settle(locked, seat)
     return after
@@ -159,14 +160,20 @@ def _store(
     """Store the actions ``moves`` (seat, action) that took the match from ``before`` to
     ``after``, and the row's new summary; what happened, for the announcement."""
     first = after.version - len(moves) + 1
-    for seq, (seat, action) in enumerate(moves, start=first):
-        rows.insert(Action(match=match, seq=seq, seat=seat, payload=action))
+    actions = [
+        Action(match=match, seq=seq, seat=seat, payload=action)
+        for seq, (seat, action) in enumerate(moves, start=first)
+    ]
     reason = _record(match, before, after)
     match.moved_at = now
     if after.to_act != before.to_act or after.to_act is None:
         # A new turn (or none): a draw and the discard after it are one turn.
         match.turn_began_at = None if after.to_act is None else now
-    rows.update(match, ROW_FIELDS)
+    # The actions and the row together: one round trip on PostgreSQL.
+    found = rows.fetch_sets(
+        [rows.insert_statement(*actions), rows.update_statement(match, ROW_FIELDS)]
+    )
+    rows.inserted(actions, found[0])
     return reason
 
 

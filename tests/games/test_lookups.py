@@ -10,10 +10,11 @@ from django.db import connection, transaction
 from django.db.models import Model, Prefetch, prefetch_related_objects
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games import lookups, services, state_cache
 from games.engine import legal_actions
-from games.models import Action, Match, Offer, seats_with_players
+from games.models import Action, Announcement, Match, Offer, seats_with_players
 from games.state_cache import load_state
 from lobby import tokens
 from lobby.models import ApiToken
@@ -70,7 +71,7 @@ def test_the_locked_match_has_its_seats_and_offers(alice, bob):
     match = lobby_match(alice, bob)
     services.make_offer(match, 0, Offer.Kind.RESTART, match.version)
     with transaction.atomic():
-        locked = lookups.locked_match(match.pk, offers=True)
+        locked = lookups.locked_match(match.pk, move=True)
         orm = Match.objects.get(pk=match.pk)
         newest_first = Offer.objects.order_by("-created_at")
         prefetch_related_objects(
@@ -85,6 +86,22 @@ def test_the_locked_match_has_its_seats_and_offers(alice, bob):
     assert [fields(s) for s in seats] == [fields(s) for s in orm.seats.all()]
     assert [fields(o) for o in offers] == [fields(o) for o in getattr(orm, lookups.OFFERS_READ)]
     assert offers[0].kind == Offer.Kind.RESTART
+    assert getattr(locked, lookups.WAITING_READ) is False
+
+
+def test_a_match_locked_for_a_move_says_whether_an_announcement_waits(alice, bob, carol):
+    """The outbox's order rests on it: a move behind an undelivered announcement waits too."""
+    match, other = lobby_match(alice, bob), lobby_match(carol, carol)
+    Announcement.objects.create(match=match, change={})
+    Announcement.objects.create(match=other, change={}, delivered_at=timezone.now())
+    with transaction.atomic():
+        by_pk = lookups.locked_match(match.pk, move=True)
+        by_id = lookups.locked_match_at(match.public_id, move=True)
+        delivered = lookups.locked_match_at(other.public_id, move=True)
+    assert getattr(by_pk, lookups.WAITING_READ) is True
+    assert by_id is not None and getattr(by_id, lookups.WAITING_READ) is True
+    assert delivered is not None and getattr(delivered, lookups.WAITING_READ) is False
+    assert [s.number for s in by_id.seats.all()] == [0, 1]
 
 
 def test_a_match_that_is_gone_is_not_found(alice, bob):
