@@ -106,6 +106,8 @@ def fetch_sets(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
     come back one after the other, ``nextset``); elsewhere one by one. Either way they run in
     order in the caller's transaction: a lock the first takes holds for the next, and an
     error in one stops the rest."""
+    if not statements:
+        return []
     with connection.cursor() as cursor:
         if connection.vendor != "postgresql":
             found = []

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import access, readers
+from ginsite import rows
 from ginsite.apikit import api_time
 from ginsite.pushes import group_send_after_commit
 from ginsite.refusals import Refused
@@ -81,8 +82,8 @@ _APPEND_ALL = """
 
 
 def _append_all(entries: list[Entry]) -> list[PlayerEvent]:
-    """Store each entry's event under its player's next number, in one statement (and on
-    PostgreSQL one more for the players' locks)."""
+    """Store each entry's event under its player's next number, in one statement (on
+    PostgreSQL after the players' locks, in the same round trip)."""
     if not entries:
         return []
     connection = transaction.get_connection()
@@ -91,22 +92,25 @@ def _append_all(entries: list[Entry]) -> list[PlayerEvent]:
             return _append_all(entries)
     created_at = timezone.now()
     players = sorted({entry.user_id for entry in entries})
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # In the order of user ids (the select list is evaluated left to right): two
-            # writers of the same players' events take their locks in the same order.
-            locks = ", ".join(["pg_advisory_xact_lock(%s, %s)"] * len(players))
-            cursor.execute(
-                f"SELECT {locks}", [v for p in players for v in (_PLAYER_EVENTS_LOCK, p)]
-            )
-        if len(players) < len(entries):  # one player twice: one at a time, in order
-            return [_append(entry, created_at) for entry in entries]
-        sql = _APPEND_ALL.format(
-            table=connection.ops.quote_name(PlayerEvent._meta.db_table),
-            rows=", ".join(["(%s, %s, %s, %s)"] * len(entries)),
+    locks: list[rows.Statement] = []
+    if connection.vendor == "postgresql":
+        # In the order of user ids (the select list is evaluated left to right): two
+        # writers of the same players' events take their locks in the same order.
+        locks_sql = ", ".join(["pg_advisory_xact_lock(%s, %s)"] * len(players))
+        locks.append(
+            (f"SELECT {locks_sql}", [v for p in players for v in (_PLAYER_EVENTS_LOCK, p)])
         )
-        cursor.execute(sql, [v for entry in entries for v in _values(entry, created_at)])
-        numbered = {user_id: (pk, seq) for pk, user_id, seq in cursor.fetchall()}
+    if len(players) < len(entries):  # one player twice: one at a time, in order
+        rows.fetch_sets(locks)
+        return [_append(entry, created_at) for entry in entries]
+    sql = _APPEND_ALL.format(
+        table=connection.ops.quote_name(PlayerEvent._meta.db_table),
+        rows=", ".join(["(%s, %s, %s, %s)"] * len(entries)),
+    )
+    insert = (sql, [v for entry in entries for v in _values(entry, created_at)])
+    # The locks and the insert after them: one round trip.
+    found = rows.fetch_sets([*locks, insert])[-1]
+    numbered = {user_id: (pk, seq) for pk, user_id, seq in found}
     events = []
     for entry in entries:
         if entry.user_id not in numbered:
