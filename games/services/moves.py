@@ -45,8 +45,8 @@ def submit(
     seeding = _seeding(action)
     try:
         with transaction.atomic():
-            # The offers are read once for the two players' views and the answer (a move
-            # changes no offer).
+            # What a move reads goes with the lock: the offers, once for the two players'
+            # views and the answer (a move changes no offer), and whether an announcement waits.
             locked = lock_for(match, CURRENT if seeding else version, move=True)
             after = _move(locked, seat, action, version, settle)
     except IntegrityError:
