@@ -22,7 +22,7 @@ from ginsite.apikit import api_time
 from .lesson import script as lesson_script
 from .live_table import live_state
 from .models import Match, Seat
-from .state_cache import load_state
+from .state_cache import load_state, pending_views
 
 WATCHER = None
 
@@ -50,7 +50,20 @@ def view_for(match: Match, seat: int | None) -> dict[str, Any]:
     ``live`` (presence and offers between two people, else None), ``match_status``, and
     ``blocked``: why this seat cannot make the moves it would have, or "". A closed match
     (resigned, abandoned, claimed, restarted) offers nobody a move.
+
+    Inside a change's transaction (``state_cache.pending``) each reader's view is rendered
+    once, for the change's events and the mover's answer alike; each caller gets its own copy
+    of the view's top level to change.
     """
+    rendered = pending_views(match)
+    if rendered is None:
+        return _render(match, seat)
+    if seat not in rendered:
+        rendered[seat] = _render(match, seat)
+    return dict(rendered[seat])
+
+
+def _render(match: Match, seat: int | None) -> dict[str, Any]:
     state = load_state(match)
     view = engine_spectator_view(state) if seat is WATCHER else engine_player_view(state, seat)
     view["live"] = live_state(match, seat)

@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from django.db import transaction
 
@@ -54,10 +55,23 @@ def pending(match: Match, state: MatchState) -> Iterator[None]:
     # First of the commit's hooks: the pushes that follow find the state cached.
     transaction.on_commit(lambda: remember(match, state))
     _pending.states = {**getattr(_pending, "states", {}), match.pk: state}
+    _pending.views = {**getattr(_pending, "views", {}), match.pk: {}}
     try:
         yield
     finally:
         _pending.states.pop(match.pk, None)
+        _pending.views.pop(match.pk, None)
+
+
+def pending_views(match: Match) -> dict[int | None, dict[str, Any]] | None:
+    """While a change of ``match`` is pending in this thread (``pending``), the views of it
+    rendered so far, by reader (``games.readers.view_for`` keeps them here): the change's
+    events and the mover's answer show a seat the same position, rendered once. None
+    outside a pending change, or for a row at another version than the pending state."""
+    mine = getattr(_pending, "states", {}).get(match.pk)
+    if mine is None or mine.version != match.version or mine.seed != match.seed:
+        return None
+    return _pending.views.get(match.pk)
 
 
 def seeders(match: Match) -> tuple[int, ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from .cards import ALL_CARDS, cards_of, mask_points
@@ -42,7 +42,9 @@ class Ruleset:
             raise ValueError("target must be positive and knock_limit not negative")
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Every field is a plain value: no deep copy (``dataclasses.asdict``'s), which took a
+        # fifth of a player's view.
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Ruleset:

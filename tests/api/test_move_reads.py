@@ -69,3 +69,34 @@ def test_a_move_reads_the_seats_with_their_names_once_under_the_lock(
         assert seat_reads == match_reads
     names = {s["seat"]: s["display_name"] for s in body(moved)["seats"]}
     assert names[0] == "Alice Zed" and names[1] == bob.profile.display_name
+
+
+def test_a_move_renders_each_players_view_once_for_the_events_and_the_answer(
+    alice_api: Api, match: Match, alice, monkeypatch
+):
+    """The mover's answer shows the same position as the mover's own event of the move, from
+    the one rendering of it (before, the answer rendered the mover's view a second time)."""
+    from games import readers
+
+    rendered: list[int | None] = []
+    render = readers._render
+
+    def counted(match: Match, seat: int | None) -> dict:
+        rendered.append(seat)
+        return render(match, seat)
+
+    monkeypatch.setattr(readers, "_render", counted)
+    moved = alice_api.post(
+        f"/matches/{match.public_id}/actions", {"action": {"type": "pass"}, "version": 0}
+    )
+    assert moved.status_code == 200, moved.content
+    assert sorted(rendered) == [0, 1]
+    answer = body(moved)
+    event = PlayerEvent.objects.filter(user=alice, kind="match").order_by("-seq").first()
+    assert event is not None and event.payload["version"] == answer["version"] == 1
+    # alice's stream, reading the event later, renders her view again: the answer's.
+    from lobby import event_log
+
+    delivered = event_log.deliver(alice, [event])[0]["data"]["view"]
+    assert {**delivered, "live": None} == {**answer["view"], "live": None}
+    assert sorted(rendered) == [0, 0, 1], rendered
