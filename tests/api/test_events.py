@@ -509,3 +509,11 @@ async def test_a_move_reaches_the_opponents_socket_with_its_view_and_no_read(ali
         assert read["data"]["version"] == data["version"] == data["view"]["version"]
     finally:
         await comm.disconnect()
+
+
+def test_a_line_is_one_utf8_json_object_whatever_the_names_in_it():
+    """Names and reasons in any script arrive as they were written; each line is one object."""
+    item = {"type": "challenge", "seq": 3, "data": {"from": "Zoë", "reason": "später ☕\nbye"}}
+    line = event_stream._line(item)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert json.loads(line.decode("utf-8")) == item
