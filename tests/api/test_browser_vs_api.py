@@ -79,7 +79,7 @@ async def test_a_browser_player_and_an_api_client_play_a_whole_match(alice, bob)
     assert (await comm.connect())[0]
     try:
         await opening_frames(comm)
-        pushed_after_api_move = 0
+        pushed_after_api_move = api_moves = 0
         for _ in range(MAX_ACTIONS):
             await sync_to_async(match.refresh_from_db)()
             state = await sync_to_async(load_state)(match)
@@ -89,6 +89,7 @@ async def test_a_browser_player_and_an_api_client_play_a_whole_match(alice, bob)
                 await sync_to_async(_browser_move)(browser, match)
             else:  # seat 0, its seed, or a hand just over: the API deals the next one
                 version = await sync_to_async(_api_move)(alice_api, public_id)
+                api_moves += 1
                 pushed = await frames(comm, quiet=0.05, until=f'data-version="{version}"')
                 if any(f'data-version="{version}"' in text for text in pushed):
                     pushed_after_api_move += 1
@@ -97,6 +98,8 @@ async def test_a_browser_player_and_an_api_client_play_a_whole_match(alice, bob)
         final = body(await sync_to_async(alice_api.get)(f"/matches/{public_id}"))
         assert final["status"] == "finished" and final["view"]["settlement"] is not None
         assert final["version"] == match.version
-        assert pushed_after_api_move > 5, "the browser's socket heard of the API's moves"
+        # The deal is random: a knock can end the 50-point match within a few moves.
+        heard = "the browser's socket heard of the API's moves"
+        assert api_moves and pushed_after_api_move >= max(1, api_moves // 2), heard
     finally:
         await comm.disconnect()
