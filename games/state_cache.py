@@ -54,13 +54,20 @@ def pending(match: Match, state: MatchState) -> Iterator[None]:
     learns it only when the change commits, so a change rolled back leaves nothing behind."""
     # First of the commit's hooks: the pushes that follow find the state cached.
     transaction.on_commit(lambda: remember(match, state))
-    _pending.states = {**getattr(_pending, "states", {}), match.pk: state}
-    _pending.views = {**getattr(_pending, "views", {}), match.pk: {}}
+    _pending.changes = {**getattr(_pending, "changes", {}), match.pk: (state, {})}
     try:
         yield
     finally:
-        _pending.states.pop(match.pk, None)
-        _pending.views.pop(match.pk, None)
+        _pending.changes.pop(match.pk, None)
+
+
+def _pending_for(match: Match) -> tuple[MatchState, dict[int | None, dict[str, Any]]] | None:
+    """This thread's pending change of ``match`` (its state and the views rendered of it), if
+    the row is at that state's version."""
+    change = getattr(_pending, "changes", {}).get(match.pk)
+    if change is None or change[0].version != match.version or change[0].seed != match.seed:
+        return None
+    return change
 
 
 def pending_views(match: Match) -> dict[int | None, dict[str, Any]] | None:
@@ -68,10 +75,8 @@ def pending_views(match: Match) -> dict[int | None, dict[str, Any]] | None:
     rendered so far, by reader (``games.readers.view_for`` keeps them here): the change's
     events and the mover's answer show a seat the same position, rendered once. None
     outside a pending change, or for a row at another version than the pending state."""
-    mine = getattr(_pending, "states", {}).get(match.pk)
-    if mine is None or mine.version != match.version or mine.seed != match.seed:
-        return None
-    return _pending.views.get(match.pk)
+    change = _pending_for(match)
+    return None if change is None else change[1]
 
 
 def seeders(match: Match) -> tuple[int, ...]:
@@ -94,9 +99,9 @@ def first_state(match: Match) -> MatchState:
 
 def load_state(match: Match) -> MatchState:
     """The match's current state, derived from its log."""
-    mine = getattr(_pending, "states", {}).get(match.pk)
-    if mine is not None and mine.version == match.version and mine.seed == match.seed:
-        return mine
+    change = _pending_for(match)
+    if change is not None:
+        return change[0]
     cached = _cache.get(match.pk)
     # The seed too: a deleted match's primary key can be reused (SQLite, test rollbacks).
     known = cached is not None and cached.seed == match.seed
