@@ -7,7 +7,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from games import readers
 from games.models import Match
+from lobby import event_log
 from lobby.models import PlayerEvent
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
 from tests.games.live_helpers import lobby_match
@@ -76,8 +78,6 @@ def test_a_move_renders_each_players_view_once_for_the_events_and_the_answer(
 ):
     """The mover's answer shows the same position as the mover's own event of the move, from
     the one rendering of it (before, the answer rendered the mover's view a second time)."""
-    from games import readers
-
     rendered: list[int | None] = []
     render = readers._render
 
@@ -95,8 +95,6 @@ def test_a_move_renders_each_players_view_once_for_the_events_and_the_answer(
     event = PlayerEvent.objects.filter(user=alice, kind="match").order_by("-seq").first()
     assert event is not None and event.payload["version"] == answer["version"] == 1
     # alice's stream, reading the event later, renders her view again: the answer's.
-    from lobby import event_log
-
     delivered = event_log.deliver(alice, [event])[0]["data"]["view"]
     assert {**delivered, "live": None} == {**answer["view"], "live": None}
     assert sorted(rendered) == [0, 0, 1], rendered
