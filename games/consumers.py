@@ -1,7 +1,14 @@
-"""The match socket: pushes each watcher its own view of the table as out-of-band HTML.
+"""The match socket: pushes each watcher its own view of the table as out-of-band HTML, and
+takes a seat's moves.
 
-Moves never come in here; they are htmx POSTs through the views and ``services``. The group
-message after a change carries only the new version (``{"type": "match.updated"}``); every
+A page with its socket open sends its moves here (``{"type": "act", "move": ..., "card": ...,
+"seed": ..., "version": ...}``, the fields of its forms) rather than posting them: the same door
+as the form's POST (``games.page_moves``), answered after the commit with one frame,
+``{"type": "answer", "status": 200, "html": ...}`` (the regions the move changed for this
+seat) or a refusal's status and message with every region as it really is now. A page
+without its socket posts the form as before.
+
+The group message after a change carries only the new version (``{"type": "match.updated"}``); every
 consumer then renders the regions that changed for its own seat from its own ``player_view``
 (or, for a watcher, the ``spectator_view``), so no card ever travels through the group. It
 renders in its reader's language (``ginsite.language``), settled once at connect.
@@ -22,7 +29,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import access, budgets, events, presence, quick_messages, readers
+from games import access, budgets, events, page_moves, presence, quick_messages, readers
 from games.models import Match
 from games.table.regions import render_update
 from ginsite import limits
@@ -61,11 +68,16 @@ def _find(public_id: str, user: Any, cookies: dict[str, str]) -> TableReader | N
 
 
 def _render(
-    reader: TableReader, before: dict[str, Any] | None, csrf: str
+    reader: TableReader,
+    before: dict[str, Any] | None,
+    csrf: str,
+    notice: str = "",
+    always: tuple[str, ...] | None = None,
 ) -> tuple[str, dict[str, Any], str | None] | None:
-    """The HTML bringing a page that shows ``before`` to the current position, the view now
-    shown, and the new match's URL once an accepted offer has started one; None once the match
-    is gone (an expired guest's or private table)."""
+    """The HTML bringing a page that shows ``before`` to the current position (with ``notice``,
+    and the regions ``always`` whether they changed or not), the view now shown, and the new
+    match's URL once an accepted offer has started one; None once the match is gone (an
+    expired guest's or private table)."""
     match = Match.objects.prefetch_related("seats__user").filter(pk=reader.match_pk).first()
     if match is None:
         return None
@@ -75,13 +87,23 @@ def _render(
         0 if reader.seat is None else reader.seat,
         before,
         view,
-        always=("notice",) if before is None else (),
+        notice=notice,
+        always=(("notice",) if before is None else ()) if always is None else always,
         spectator=reader.seat is None,
         csrf_token=csrf,
     )
     live = view.get("live") or {}
     follow = reverse("games:table", args=[live["next"]]) if live.get("next") else None
     return html, view, follow
+
+
+def _play(reader: TableReader, frame: dict[str, Any]) -> tuple[int, str] | None:
+    """The move in ``frame`` for the socket's seat, through the page's own door."""
+    assert reader.seat is not None
+    match = Match.objects.filter(pk=reader.match_pk).first()
+    if match is None:
+        return 404, _("No such match.")
+    return page_moves.play(match, reader.seat, page_moves.socket_fields(frame))
 
 
 class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
@@ -91,6 +113,7 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     session_key: str | None = None
     shown: dict[str, Any] | None = None
     followed: str | None = None
+    follow: str | None = None
     budget = ""  # whose count its refresh frames go on (games.budgets)
     language = settings.LANGUAGE_CODE
 
@@ -196,27 +219,70 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     async def push(self, *, full: bool = False) -> bool:
         """Send what changed since the last push. False when the match no longer exists: the
         socket is then closed with 4404 rather than left beating for a table nobody can see."""
-        assert self.reader is not None
         async with self.lock:
-            before = None if full else self.shown
-            rendered = await in_thread(in_language)(
-                self.language, _render, self.reader, before, self.csrf
-            )
-            if rendered is None:
-                await self.close(code=CLOSE_NOT_FOUND)
+            html = await self._update(None if full else self.shown)
+            if html is None:
                 return False
-            html, shown, follow = rendered
-            self.shown = shown
             if html:
                 await self.send(text_data=html)
-            if follow and follow != self.followed:
-                self.followed = follow
-                await self.send_json({"type": "redirect", "url": follow})
+            await self._follow()
             return True
 
+    async def _update(
+        self, before: dict[str, Any] | None, notice: str = "", always: tuple[str, ...] | None = None
+    ) -> str | None:
+        """The HTML bringing the page from ``before`` to now, which it then shows; None (the
+        socket closed) once the match is gone. Called holding ``self.lock``."""
+        assert self.reader is not None
+        rendered = await in_thread(in_language)(
+            self.language, _render, self.reader, before, self.csrf, notice, always
+        )
+        if rendered is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return None
+        html, self.shown, follow = rendered
+        self.follow = follow
+        return html
+
+    async def _follow(self) -> None:
+        """Send the page on to the match an accepted offer started, once."""
+        if self.follow and self.follow != self.followed:
+            self.followed = self.follow
+            await self.send_json({"type": "redirect", "url": self.follow})
+
+    async def act(self, frame: dict[str, Any]) -> None:
+        """A move of this socket's seat: made through the page's door, then answered with the
+        regions it changed (or the refusal, with every region as it is now)."""
+        assert self.reader is not None
+        if self.reader.seat is None:
+            await self.send_error(_("Watchers make no moves."))
+            return
+        # Each counts like an API request: a socket may send frames far faster than a page
+        # posts forms, and every move locks its match.
+        retry = await in_thread(limits.over_budget)(self.budget)
+        if retry is not None:
+            await self.send_json(
+                {"type": "answer", "status": 429, "message": budgets.message(retry)}
+            )
+            return
+        refused = await in_thread(in_language)(self.language, _play, self.reader, frame)
+        async with self.lock:
+            if refused is None:
+                # As the POST answers a move: the regions it changed, the notice cleared.
+                answer: dict[str, Any] = {"type": "answer", "status": 200}
+                html = await self._update(self.shown, always=("notice",))
+            else:
+                status, message = refused
+                answer = {"type": "answer", "status": status, "message": message}
+                html = await self._update(None, notice=message)
+            if html is None:
+                return
+            await self.send_json({**answer, "html": html})
+            await self._follow()
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Clients may only ping or ask for a full refresh; anything else gets an error frame
-        (in the reader's language) and the socket keeps serving."""
+        """Clients may ping, ask for a full refresh or make a move; anything else gets an
+        error frame (in the reader's language) and the socket keeps serving."""
         with translation.override(self.language):
             await self._receive(text_data)
 
@@ -242,9 +308,11 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
                 await self.send_error(budgets.message(retry))
                 return
             await self.push(full=True)
+        elif kind == "act":
+            await self.act(message)
         else:
             await self.send_error(
-                _("Unknown message: moves are made on the page, not over this socket.")
+                _('Unknown message: send {"type": "act", ...} with a move, or a ping.')
             )
 
     async def send_json(self, content: dict[str, Any]) -> None:

@@ -24,12 +24,13 @@ from games import (
     correspondence,
     guests,
     howto,
+    page_moves,
     presence,
     readers,
     replays,
     services,
 )
-from games.forms import MoveForm, NewMatchForm
+from games.forms import NewMatchForm
 from games.labels import PRESET_NAMES
 from games.models import Match
 from games.readers import view_for
@@ -38,7 +39,6 @@ from games.table.context import table_context
 from games.table.regions import render_regions
 from games.table_responses import (
     HINT_REGIONS,
-    OTHER_TAB,
     HtmxHttpRequest,
     client_version,
     find_asker,
@@ -185,18 +185,10 @@ def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match, seat = _get_match_for_player(request, public_id)
     if seat is None:
         return refusal(request, match, None, 403, _("This is not your match: you hold no seat."))
-    form = MoveForm(request.POST)
-    if not form.is_valid():
-        return refusal(request, match, seat, 400, form.first_error())
     before = view_for(match, seat)
-    try:
-        services.submit(match, seat, form.action(), form.cleaned_data["version"])
-    except services.StaleVersion as refused:
-        # A move from a page that fell behind: most often another tab (or window) of the
-        # same seat moved. Say so; the answer brings this page up to date.
-        return refusal(request, match, seat, refused.status, str(OTHER_TAB))
-    except Refused as refused:
-        return refusal(request, match, seat, refused.status, refused.message)
+    refused = page_moves.play(match, seat, request.POST)
+    if refused is not None:
+        return refusal(request, match, seat, *refused)
     return moved_response(request, match, seat, before)
 
 

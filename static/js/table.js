@@ -112,6 +112,34 @@
     }).join("");
   });
 
+  // Moves go over the table's own socket while it is open (games.consumers): the form's
+  // fields as one frame, answered on the socket after the commit with the regions the move
+  // changed, or the refusal with the table as it is. No request, no second render of the
+  // same position. Without an open socket the form posts as before.
+  var socket = null; // the ws extension's wrapper, while its socket is open
+  var acting = null; // a move sent and not yet answered (its give-up timer)
+  function answered() {
+    if (acting !== null) clearTimeout(acting);
+    acting = null;
+  }
+  document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
+  document.addEventListener("htmx:configRequest", function (event) {
+    var detail = event.detail;
+    var table = document.getElementById("table");
+    var door = table && table.dataset.socketAct;
+    if (!socket || !door || detail.verb !== "post" || detail.path !== door) return;
+    event.preventDefault();
+    if (acting !== null) return; // one move at a time, as hx-sync drops a second
+    var frame = { type: "act" };
+    ["move", "card", "seed", "version"].forEach(function (name) {
+      var value = detail.formData.get(name);
+      if (value !== null) frame[name] = value;
+    });
+    // No answer (a socket that died without closing): the buttons work again; the version
+    // makes a move sent twice count once.
+    acting = setTimeout(answered, 10000);
+    socket.sendImmediately(JSON.stringify(frame));
+  });
   document.addEventListener("htmx:beforeRequest", function () { pending += 1; });
   document.addEventListener("htmx:afterRequest", function () {
     pending = Math.max(0, pending - 1);
@@ -130,6 +158,11 @@
       var data;
       try { data = JSON.parse(message); } catch (e) { return; }
       if (data.type === "redirect" && data.url) leave(data.url);
+      if (data.type === "answer" || data.type === "error") answered();
+      // A move's answer, refused or not, is shown whole: a refusal's table is the true one
+      // even at the version this page shows, and its notice says why.
+      if (data.type === "answer" && data.html) htmx.swap(document.body, data.html, { swapStyle: "none" });
+      else if (data.type === "answer" && data.message) notice(data.message);
       return;
     }
     var version = frameVersion(message);
@@ -141,6 +174,9 @@
   // The extension retries by itself after an abnormal close; a server going away for a
   // restart closes with 1001, so retry then too. Every (re)connect gets a full refresh.
   document.addEventListener("htmx:wsClose", function (event) {
+    // A move in flight is settled by the full refresh of the next connect.
+    socket = null;
+    answered();
     var detail = event.detail || {};
     var code = detail.event ? detail.event.code : 0;
     if (code === 1001 && detail.socketWrapper && detail.socketWrapper.reconnect) {

@@ -40,6 +40,15 @@ def assert_one_load(watch: Watch, url: str, sockets: int) -> None:
     loads, opened = watch.since(url)
     assert loads == [url], f"the table loaded {len(loads)} times: {loads}"
     assert len(opened) == sockets, f"the table opened {len(opened)} sockets: {opened}"
+    if sockets:
+        assert_moves_over_the_socket(watch)
+
+
+def assert_moves_over_the_socket(watch: Watch) -> None:
+    """Once its socket is open, a table sends its every move over it: no request per move."""
+    sent, posted = watch.moves()
+    assert len(sent) >= TURNS, f"only {sent} went over the table socket"
+    assert posted == [], f"moves posted while the socket was open: {posted}"
 
 
 @pytest.mark.timeout(300)

@@ -9,10 +9,12 @@ moment after a swap htmx keeps the old element's attributes on the new one (its 
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
+from urllib.parse import parse_qs
 
-from playwright.sync_api import Frame, Page, WebSocket, expect
+from playwright.sync_api import Frame, Page, Request, WebSocket, expect
 
 TURN_MS = 15_000
 # Whatever the page waits for next: its own move (the table shows its buttons only then), the
@@ -49,6 +51,7 @@ class Watch:
         self.page.on("framenavigated", lambda frame: self._navigated(frame))
         self.page.on("load", lambda page: self.events.append(("load", page.url)))
         self.page.on("websocket", lambda ws: self._socket(ws))
+        self.page.on("request", lambda request: self._posted(request))
 
     def _navigated(self, frame: Frame) -> None:
         if frame == self.page.main_frame:
@@ -56,6 +59,28 @@ class Watch:
 
     def _socket(self, ws: WebSocket) -> None:
         self.events.append(("socket", ws.url))
+        if "/ws/games/" in ws.url:
+            ws.on("framereceived", lambda _payload: self.events.append(("table frame", "")))
+            ws.on("framesent", lambda payload: self._sent(payload))
+
+    def _sent(self, payload: str | bytes) -> None:
+        frame = json.loads(payload)
+        if frame.get("type") == "act":
+            self.events.append(("act frame", str(frame.get("move"))))
+
+    def _posted(self, request: Request) -> None:
+        if request.method == "POST" and request.url.endswith("/act"):
+            move = parse_qs(request.post_data or "").get("move", ["?"])[0]
+            self.events.append(("act post", move))
+
+    def moves(self) -> tuple[list[str], list[str]]:
+        """The moves this page sent over its table socket, and those it posted once the socket
+        had brought it a frame (so was open): a table's every move goes the first way."""
+        sent = [move for kind, move in self.events if kind == "act frame"]
+        kinds = [kind for kind, _ in self.events]
+        opened = kinds.index("table frame") if "table frame" in kinds else len(kinds)
+        posted = [move for kind, move in self.events[opened:] if kind == "act post"]
+        return sent, posted
 
     def since(self, url: str) -> tuple[list[str], list[str]]:
         """The loads (one more for a refresh still to come), and the table sockets, from the
