@@ -198,7 +198,13 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         await self.close(code=CLOSE_UNAUTHENTICATED)
 
     async def match_updated(self, event: dict[str, Any]) -> None:
-        """Something changed (a move, presence, an offer): push what changed for this seat."""
+        """Something changed (a move, presence, an offer): push what changed for this seat.
+        Not for a move this page shows already: its own, answered on this socket before its
+        push came (a move's every change comes with its version)."""
+        shown = (self.shown or {}).get("version", -1)
+        move = event.get("reason") in (events.MOVED, events.HAND_ENDED)
+        if move and isinstance(event.get("version"), int) and event["version"] <= shown:
+            return
         await self.push()
 
     async def match_quick_message(self, event: dict[str, Any]) -> None:

@@ -1,7 +1,8 @@
 """The table's subscriber: every open table page hears that its match changed.
 
-The group message carries the new version and no card (``{"type": "match.updated"}``); each
-consumer then renders its own reader's view (``games.consumers``).
+The group message carries the new version, why it changed and no card (``{"type":
+"match.updated", "version": 12, "reason": "moved"}``); each consumer then renders its own
+reader's view (``games.consumers``), unless it shows that move already.
 """
 
 from __future__ import annotations
@@ -14,4 +15,5 @@ from .events import MatchChanged
 
 
 def on_change(sender: Any, change: MatchChanged, **kwargs: Any) -> None:
-    group_send_after_commit(change.group, {"type": "match.updated", "version": change.version})
+    message = {"type": "match.updated", "version": change.version, "reason": change.reason}
+    group_send_after_commit(change.group, message)

@@ -11,6 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
+from games import consumers
 from games.models import Action, Match
 from tests.sockets import Socket
 
@@ -188,3 +189,26 @@ async def test_a_german_players_answers_stay_german(match: Match, alice: User):
         assert answer["status"] == 200 and english(answer["html"]) == []
     finally:
         await comm.disconnect()
+
+
+async def test_each_page_renders_a_move_once(match: Match, cookies, monkeypatch):
+    """The mover's page is answered on its socket; the move's push, which every page of the
+    match hears, renders nothing more for it (the page shows that version already)."""
+    alice, bob = await _connected(match, cookies["alice"], cookies["bob"])
+    rendered: list[int | None] = []
+    real = consumers._render
+
+    def counted(reader: Any, *args: Any) -> Any:
+        rendered.append(reader.seat)
+        return real(reader, *args)
+
+    monkeypatch.setattr(consumers, "_render", counted)
+    try:
+        answer, _ = await _answer(alice, {"type": "act", "move": "pass", "version": 0})
+        assert answer["status"] == 200
+        await frames(bob, until='data-version="1"')
+        await frames(alice)
+        assert sorted(rendered, key=str) == [0, 1]
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()
