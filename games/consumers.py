@@ -29,7 +29,16 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import access, budgets, events, page_moves, presence, quick_messages, readers
+from games import (
+    access,
+    budgets,
+    events,
+    lookups,
+    page_moves,
+    presence,
+    quick_messages,
+    readers,
+)
 from games.models import Match
 from games.table.regions import render_update
 from ginsite import limits
@@ -78,7 +87,7 @@ def _render(
     and the regions ``always`` whether they changed or not), the view now shown, and the new
     match's URL once an accepted offer has started one; None once the match is gone (an
     expired guest's or private table)."""
-    match = Match.objects.prefetch_related("seats__user").filter(pk=reader.match_pk).first()
+    match = lookups.match_to_show(reader.match_pk)
     if match is None:
         return None
     view = readers.view_for(match, reader.seat)

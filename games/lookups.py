@@ -60,6 +60,33 @@ def _locked_sql(vendor: str, key: str = "id") -> tuple[str, str, rows.Columns, r
     )
 
 
+@cache
+def _shown_sql(vendor: str) -> str:
+    match = rows.Columns(Match, "m")
+    return f"SELECT {match.sql} FROM {match.table} WHERE {match.column('id')} = %s"
+
+
+def match_to_show(pk: int) -> Match | None:
+    """``Match.objects.prefetch_related("seats__user__profile").filter(pk=pk).first()``, its
+    offers read with it (``OFFERS_READ``): all a table socket's render of the match reads of
+    it, in one round trip on PostgreSQL. None when there is no such match."""
+    _, offers_sql, match_cols, offer_cols = _locked_sql(connection.vendor)
+    found = rows.fetch_sets(
+        [
+            (_shown_sql(connection.vendor), [pk]),
+            (_players_sql(connection.vendor)[0], [pk]),
+            (offers_sql, [pk]),
+        ]
+    )
+    if not found[0]:
+        return None
+    match, _ = match_cols.take(found[0][0])
+    assert match is not None
+    rows.prefetched(match, "seats", _seats_from(found[1]))
+    setattr(match, OFFERS_READ, [offer_cols.take(r)[0] for r in found[2]])
+    return match  # type: ignore[return-value]
+
+
 def _match_by(key: str) -> str:
     """The condition on a match id column that finds the match whose ``key`` is the value."""
     if key == "id":

@@ -104,6 +104,31 @@ def test_a_match_locked_for_a_move_says_whether_an_announcement_waits(alice, bob
     assert [s.number for s in by_id.seats.all()] == [0, 1]
 
 
+def test_a_table_socket_reads_the_match_with_its_players_and_offers_at_once(alice, bob):
+    match = lobby_match(alice, bob)
+    services.make_offer(match, 0, Offer.Kind.RESTART, match.version)
+    with CaptureQueriesContext(connection) as batch:
+        shown = lookups.match_to_show(match.pk)
+    assert shown is not None
+    # One round trip on PostgreSQL: one statement holding the three (ginsite.rows.fetch_sets).
+    assert len(batch) == (1 if connection.vendor == "postgresql" else 3)
+    orm = Match.objects.get(pk=match.pk)
+    newest_first = Offer.objects.order_by("-created_at")
+    prefetch_related_objects(
+        [orm], seats_with_players(), Prefetch("offers", newest_first, to_attr=lookups.OFFERS_READ)
+    )
+    assert fields(shown) == fields(orm)
+    with CaptureQueriesContext(connection) as read:
+        seats = list(shown.seats.all())
+        names = [s.user.profile.display_name for s in seats]
+        offers = getattr(shown, lookups.OFFERS_READ)
+    assert len(read) == 0
+    assert [fields(s) for s in seats] == [fields(s) for s in orm.seats.all()]
+    assert names == [s.user.profile.display_name for s in orm.seats.all()]
+    assert [fields(o) for o in offers] == [fields(o) for o in getattr(orm, lookups.OFFERS_READ)]
+    assert lookups.match_to_show(10**9) is None
+
+
 def test_a_match_that_is_gone_is_not_found(alice, bob):
     with transaction.atomic(), pytest.raises(Match.DoesNotExist):
         lookups.locked_match(10**9)
