@@ -14,13 +14,21 @@ from lobby.models import Profile
 
 def seat_notes(match: Match) -> dict[int, str]:
     """ "BOT" beside each seat whose account plays through a bot."""
-    users = {
-        s.user_id: s.number
-        for s in match.seats.all()
-        if s.kind == Seat.Kind.PLAYER and s.user_id is not None
-    }
+    seats = [s for s in match.seats.all() if s.kind == Seat.Kind.PLAYER and s.user_id is not None]
+    if all(_profile_at_hand(seat) for seat in seats):
+        # Read with the seats (a table socket's render, ``games.lookups.match_to_show``).
+        return {s.number: _("BOT") for s in seats if s.user.profile.plays_by_bot}
+    users = {s.user_id: s.number for s in seats}
     bots = Profile.objects.filter(user_id__in=list(users), plays_by_bot=True)
     return {users[uid]: _("BOT") for uid in bots.values_list("user_id", flat=True)}
+
+
+def _profile_at_hand(seat: Seat) -> bool:
+    """Were the seat's account and its profile read with it?"""
+    if not Seat._meta.get_field("user").is_cached(seat):  # type: ignore[union-attr]
+        return False
+    user = seat.user
+    return user is not None and type(user).profile.related.is_cached(user)  # type: ignore[attr-defined]
 
 
 def connect() -> None:

@@ -30,7 +30,9 @@ def seat_notes(match: Match) -> dict[int, str]:
         return {}
     players = _players(match)
     preset = match.rules.get("name", "standard")
-    before = {c.user_id: c for c in RatingChange.objects.filter(match=match)}
+    # A rated match's changes are written when it ends: one in play has none yet.
+    changes = RatingChange.objects.filter(match=match) if not match.is_active else ()
+    before = {c.user_id: c for c in changes}
     shown = display_of_many([s.user_id for s in players.values()], preset)
     notes = {}
     for number, seat in players.items():

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from games.consumers import TableReader, _render
 from lobby import services
 from lobby.models import Seek
 from tests.lobby.lobby_helpers import online
@@ -49,3 +50,9 @@ def test_the_lobby_and_the_table_show_the_badge(client: Client, alice: User, bob
     assert re.search(r'<dt>bob <span class="rating">[^<]* BOT</span>', table)
     assert not re.search(r'<dt>alice <span class="rating">[^<]*BOT</span>', table)
     assert client.get("/lobby/").content.decode().count(BADGE) == 2  # players, match
+    # And in what the table's socket renders, which reads the profiles with the seats.
+    reader = TableReader(match.pk, match.group_name, match.seats.get(user=alice).number)
+    rendered = _render(reader, None, "")
+    assert rendered is not None
+    assert re.search(r'<dt>bob <span class="rating">[^<]* BOT</span>', rendered[0])
+    assert not re.search(r'<dt>alice <span class="rating">[^<]*BOT</span>', rendered[0])
