@@ -13,6 +13,7 @@ from django.test import Client
 
 from games import consumers
 from games.models import Action, Match
+from games.state_cache import load_state
 from tests.sockets import Socket
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
@@ -212,3 +213,23 @@ async def test_each_page_renders_a_move_once(match: Match, cookies, monkeypatch)
     finally:
         await alice.disconnect()
         await bob.disconnect()
+
+
+async def test_a_page_seeds_the_deal_over_its_socket(alice: User, bob: User, cookies):
+    """The first move of a hand may carry the page's own seed (docs/fairness.md)."""
+    match = await database_sync_to_async(lobby_match)(alice, bob)
+    (comm,) = await _connected(match, cookies["alice"])
+    seed = "ab" * 16
+    try:
+        answer, _ = await _answer(comm, {"type": "act", "move": "seed", "seed": seed, "version": 0})
+        assert answer["status"] == 200, answer
+        state = await database_sync_to_async(_state)(match)
+        assert state.seeded[0] == seed and state.seeded[1] is None
+        assert "waiting for bob" in answer["html"].lower()
+    finally:
+        await comm.disconnect()
+
+
+def _state(match: Match) -> Any:
+    match.refresh_from_db()
+    return load_state(match)
