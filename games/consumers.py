@@ -39,7 +39,6 @@ from games import (
     quick_messages,
     readers,
 )
-from games.models import Match
 from games.table.regions import render_update
 from ginsite import limits
 from ginsite.dbwork import in_thread
@@ -61,6 +60,7 @@ class TableReader:
     """Who this socket serves, resolved once at connect."""
 
     match_pk: int
+    public_id: str
     group: str
     seat: int | None  # None: a watcher
     key_group: str | None = None  # told when the key that gave the seat is replaced
@@ -73,7 +73,8 @@ def _find(public_id: str, user: Any, cookies: dict[str, str]) -> TableReader | N
     if asker is None or not asker.at_table:
         return None
     key_group = access.socket_key_group(asker, caller)
-    return TableReader(asker.match.pk, asker.match.group_name, asker.seat, key_group)
+    match = asker.match
+    return TableReader(match.pk, match.public_id, match.group_name, asker.seat, key_group)
 
 
 def _render(
@@ -104,15 +105,6 @@ def _render(
     live = view.get("live") or {}
     follow = reverse("games:table", args=[live["next"]]) if live.get("next") else None
     return html, view, follow
-
-
-def _play(reader: TableReader, frame: dict[str, Any]) -> tuple[int, str] | None:
-    """The move in ``frame`` for the socket's seat, through the page's own door."""
-    assert reader.seat is not None
-    match = Match.objects.filter(pk=reader.match_pk).first()
-    if match is None:
-        return 404, _("No such match.")
-    return page_moves.play(match, reader.seat, page_moves.socket_fields(frame))
 
 
 class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
@@ -280,7 +272,10 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
                 {"type": "answer", "status": 429, "message": budgets.message(retry)}
             )
             return
-        refused = await in_thread(in_language)(self.language, _play, self.reader, frame)
+        fields = page_moves.socket_fields(frame)
+        refused = await in_thread(in_language)(
+            self.language, page_moves.play, self.reader.public_id, self.reader.seat, fields
+        )
         async with self.lock:
             if refused is None:
                 # As the POST answers a move: the regions it changed, the notice cleared.

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import services
 from games.forms import MoveForm
 from games.models import Match
@@ -21,14 +23,19 @@ from ginsite.refusals import Refused
 FIELDS = ("move", "card", "seed", "version")
 
 
-def play(match: Match, seat: int, fields: Mapping[str, Any]) -> tuple[int, str] | None:
+def play(match: Match | str, seat: int, fields: Mapping[str, Any]) -> tuple[int, str] | None:
     """``seat``'s move from the page's ``fields``: None once it is made and committed, else the
-    status and the message of the refusal, having changed nothing."""
+    status and the message of the refusal, having changed nothing. ``match``: the match, or
+    its public id (a socket's move: the match is read under the move's lock, not before)."""
     form = MoveForm(fields)
     if not form.is_valid():
         return 400, form.first_error()
+    action, version = form.action(), form.cleaned_data["version"]
     try:
-        services.submit(match, seat, form.action(), form.cleaned_data["version"])
+        if isinstance(match, Match):
+            services.submit(match, seat, action, version)
+        elif services.submit_as(match, lambda _locked: seat, action, version) is None:
+            return 404, _("No such match.")
     except services.StaleVersion:
         # A move from a page that fell behind: most often another tab (or window) of the
         # same seat moved. Say so; the answer brings this page up to date.

@@ -51,7 +51,8 @@ def test_the_lobby_and_the_table_show_the_badge(client: Client, alice: User, bob
     assert not re.search(r'<dt>alice <span class="rating">[^<]*BOT</span>', table)
     assert client.get("/lobby/").content.decode().count(BADGE) == 2  # players, match
     # And in what the table's socket renders, which reads the profiles with the seats.
-    reader = TableReader(match.pk, match.group_name, match.seats.get(user=alice).number)
+    seat = match.seats.get(user=alice).number
+    reader = TableReader(match.pk, match.public_id, match.group_name, seat)
     rendered = _render(reader, None, "")
     assert rendered is not None
     assert re.search(r'<dt>bob <span class="rating">[^<]* BOT</span>', rendered[0])
