@@ -14,6 +14,8 @@ from games.labels import card_name
 from games.models import Action, Match
 from games.state_cache import load_state
 
+from .live_helpers import cookie_of, signed_in
+
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
     from django.http import HttpResponse
@@ -100,6 +102,12 @@ def assert_no_leak(html: str, cards: list[str]) -> None:
     for code in cards:
         for shown in (f'"{code}"', f">{code}<", display(code), card_name(code)):
             assert shown not in html, f"{code} leaked as {shown!r}"
+
+
+@pytest.fixture
+def cookies(alice: User, bob: User, carol: User) -> dict[str, bytes]:
+    """The session cookie of each of alice, bob and carol, signed in: for table sockets."""
+    return {u.username: cookie_of(signed_in(u)) for u in (alice, bob, carol)}
 
 
 @pytest.fixture

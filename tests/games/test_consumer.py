@@ -21,13 +21,11 @@ from tests.sockets import PATIENCE
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, hand, stacked
 from .live_helpers import (
     call,
-    cookie_of,
     frames,
     json_frames,
     lobby_match,
     opening_frames,
     shown_cards,
-    signed_in,
     socket,
     submit,
 )
@@ -46,11 +44,6 @@ _codes_shown = shown_cards
 @pytest.fixture
 def match(alice: User, bob: User) -> Match:
     return lobby_match(alice, bob, stacked(ALICE_KNOCKS, BOB, "QC", "2D"))
-
-
-@pytest.fixture
-def cookies(alice: User, bob: User, carol: User) -> dict[str, bytes]:
-    return {u.username: cookie_of(signed_in(u)) for u in (alice, bob, carol)}
 
 
 async def test_it_refuses_anonymous_visitors(match: Match):

@@ -40,19 +40,13 @@ def match(alice: User, bob: User) -> Match:
     return lobby_match(alice, bob, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
 
 
-@pytest.fixture
-def cookies(alice: User, bob: User, carol: User) -> dict[str, bytes]:
-    return {u.username: cookie_of(signed_in(u)) for u in (alice, bob, carol)}
-
-
 async def _answer(comm: Socket, frame: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """The answer to ``frame``, and every frame that followed it until the socket went quiet."""
     await comm.send_to(text_data=json.dumps(frame))
     got = await frames(comm, until='"answer"')
-    answers = [f for f in json_frames(got) if f["type"] == "answer"]
-    assert len(answers) == 1, got
-    after = got[got.index(next(t for t in got if t.startswith('{"type": "answer"'))) + 1 :]
-    return answers[0], after
+    at = [i for i, text in enumerate(got) if text.startswith('{"type": "answer"')]
+    assert len(at) == 1, got
+    return json.loads(got[at[0]]), got[at[0] + 1 :]
 
 
 @database_sync_to_async
