@@ -3,7 +3,8 @@
 Server A commits alice's move, and with it the players' events, and is killed before it pushes
 anything (its pushes wait a few seconds, and the kill comes in that window). Bob's event
 stream is on server B and is never woken for it; it reads the log at its next keep-alive and
-receives the match event of that version, once.
+receives the match event of that version, once. The same holds for a page's move over its
+table socket: the other page's socket renders the move at its next beat on B.
 """
 
 from __future__ import annotations
@@ -22,9 +23,15 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from games.models import Action, Announcement, Match
+from games.presence import HEARTBEAT_SECONDS
 from lobby import tokens
 from lobby.models import PlayerEvent
-from tests.distributed.test_scale_out import Server, _needs_distributed_setup  # noqa: F401
+from tests.distributed.test_scale_out import (  # noqa: F401
+    Browser,
+    Server,
+    _needs_distributed_setup,
+    _wait_for,
+)
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
 from tests.games.live_helpers import lobby_match
 
@@ -198,5 +205,66 @@ def test_a_move_over_the_socket_committed_before_kill_9_is_made_once_and_heard_o
 
         versions = _versions_heard(stream, match)
         assert versions.count(1) == 1, f"bob did not hear of the committed move once ({versions})"
+    assert Match.objects.get(pk=match.pk).version == 1
+    assert Action.objects.filter(match=match).count() == 1
+
+
+# alice's first move as her page sends it over its table socket.
+PAGE_PASS = json.dumps({"type": "act", "move": "pass", "version": 0})
+
+
+def _table_answer(table: Any) -> dict[str, Any]:
+    """The answer frame to the move a page just sent over its table socket."""
+    deadline = time.monotonic() + 30
+    while True:
+        frame = table.recv(timeout=max(0.1, deadline - time.monotonic()))
+        if frame.startswith('{"type": "answer"'):
+            return json.loads(frame)  # type: ignore[no-any-return]
+
+
+def _act_on_table(page: Browser, match: Match, answers: list[Any]) -> None:
+    """alice's page sends her move over its table socket to A; A dies before answering."""
+    from websockets.exceptions import ConnectionClosed
+
+    try:
+        with page.socket(f"/ws/games/{match.public_id}/") as table:
+            _wait_for(table, 'data-version="0"')
+            table.send(PAGE_PASS)
+            answers.append(_table_answer(table))
+    except (ConnectionClosed, OSError, TimeoutError) as gone:
+        answers.append(gone)
+
+
+@pytest.mark.timeout(120)
+def test_a_page_move_over_the_table_socket_committed_before_kill_9_is_made_once_and_shown_to_both(
+    servers: tuple[Server, Server], alice: User, bob: User, password: str
+):
+    """The crash with the move sent from alice's table page over its own socket: bob's page on
+    B shows the move at its socket's next beat though nobody pushed it; alice's page, which got
+    no answer, connects to B and shows her move made once, and the same frame sent again
+    (a page that retried) is refused as stale and changes nothing."""
+    server_a, server_b = servers
+    match, _alice_token, _bob_token = _table(alice, bob)
+    alice_page, bob_page = Browser(server_a), Browser(server_b)
+    alice_page.log_in("alice", password)
+    bob_page.log_in("bob", password)
+    with bob_page.socket(f"/ws/games/{match.public_id}/") as bob_table:
+        _wait_for(bob_table, 'data-version="0"')
+        answers: list[Any] = []
+        mover = threading.Thread(target=_act_on_table, args=(alice_page, match, answers))
+        mover.start()
+        _kill_once_committed(server_a, match, bob, mover)
+        assert answers and not isinstance(answers[0], dict), "A answered before it died"
+        _wait_for(bob_table, 'data-version="1"', seconds=HEARTBEAT_SECONDS + 10)
+
+    # alice's page reconnects, now to B, with the same session cookie.
+    alice_again = Browser(server_b)
+    alice_again.jar = alice_page.jar
+    with alice_again.socket(f"/ws/games/{match.public_id}/") as table:
+        _wait_for(table, 'data-version="1"')
+        table.send(PAGE_PASS)
+        answer = _table_answer(table)
+        assert answer["status"] == 409, answer
+        assert 'data-version="1"' in answer["html"]
     assert Match.objects.get(pk=match.pk).version == 1
     assert Action.objects.filter(match=match).count() == 1

@@ -192,10 +192,10 @@ class Browser:
         )
 
 
-def _wait_for(ws: ClientConnection, pattern: str) -> str:
+def _wait_for(ws: ClientConnection, pattern: str, seconds: float = PUSH_SECONDS) -> str:
     """Frames until one contains ``pattern``; every frame read is returned joined."""
     seen: list[str] = []
-    deadline = time.monotonic() + PUSH_SECONDS
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             frame = ws.recv(timeout=max(0.1, deadline - time.monotonic()))
@@ -205,7 +205,7 @@ def _wait_for(ws: ClientConnection, pattern: str) -> str:
         seen.append(text)
         if pattern in text:
             return "".join(seen)
-    raise AssertionError(f"no frame with {pattern!r} within {PUSH_SECONDS} s; got {seen!r}")
+    raise AssertionError(f"no frame with {pattern!r} within {seconds} s; got {seen!r}")
 
 
 def _form_of(action: dict[str, Any]) -> dict[str, Any]:
