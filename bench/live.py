@@ -60,6 +60,9 @@ PUSH_GRACE = 5.0  # after the last move, how long a push may still arrive before
 SILENT_AFTER = 15.0
 READY_SECONDS = 30.0
 CONNECT_CONCURRENCY = 8
+# The idle sockets of the memory measure, per player: well within the API budget a player's
+# sockets count against (``API_RATE_LIMIT``, 300 a minute), which play spends from too.
+IDLE_SOCKETS_PER_PLAYER = 100
 PAIR_CONCURRENCY = 8
 IDLE_SOCKETS_MIN = 100
 # The options ginsite/settings.py gives its default SQLite database, as a DATABASE_URL query.
@@ -661,6 +664,12 @@ class Http:
         self.reader = self.writer = None
 
 
+def _why(error: BaseException) -> str:
+    """An error's name, and for a socket the server closed, the code it closed with."""
+    received = getattr(error, "rcvd", None)
+    return type(error).__name__ + (f" {received.code}" if received is not None else "")
+
+
 async def open_socket(url: str) -> ClientConnection:
     return await connect(url, max_size=None, compression=None, open_timeout=HTTP_TIMEOUT)
 
@@ -857,7 +866,7 @@ class Site:
                     hello = await player.ws.recv()
                 self.on_frame(player, str(hello))
             except (OSError, TimeoutError, ConnectionClosed) as error:
-                self.errors[f"event socket not opened: {type(error).__name__}"] += 1
+                self.errors[f"event socket not opened: {_why(error)}"] += 1
                 return
             player.listener = asyncio.create_task(self.listen(player, player.ws))
 
@@ -1178,7 +1187,7 @@ class Site:
                 async with asyncio.timeout(HTTP_TIMEOUT):
                     await ws.recv()  # the hello: the stream is up
             except (OSError, TimeoutError, ConnectionClosed) as error:
-                self.errors[f"idle socket: {type(error).__name__}"] += 1
+                self.errors[f"idle socket: {_why(error)}"] += 1
 
         progress = Progress("opened idle sockets", count)
         chosen = [players[i % len(players)] for i in range(count)]
@@ -1192,8 +1201,12 @@ class Site:
         """The same on servers nobody has used yet (their heaps hold no memory freed by
         earlier work for new sockets to reuse): one player per server first opens a socket
         that warms the code paths and brings them online, then ``count`` idle ones. All are
-        closed again before the lobby fills up."""
-        firsts = self.players[: len(self.servers)]
+        closed again before the lobby fills up. Each player opens at most
+        ``IDLE_SOCKETS_PER_PLAYER`` of them: every socket opened counts against its player's
+        API budget (300 a minute), and a player past it is refused (4429) for the rest of
+        the minute, its own socket and its challenge included."""
+        owners = max(len(self.servers), math.ceil(count / IDLE_SOCKETS_PER_PLAYER))
+        firsts = self.players[:owners]
         warm = [await open_socket(self.socket_url(p)) for p in firsts]
         for ws in warm:
             await ws.recv()
