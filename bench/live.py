@@ -989,6 +989,7 @@ class Site:
                 reply = await self.call(player, "GET /matches/{id}", f"/api/v1/matches/{match.id}")
                 if reply is not None and reply.status == 200:
                     player.remember(match.id, reply.json()["view"])
+                    await self.seed_at_once(match, player, reply.json()["view"])
             return
 
     async def call(
@@ -1052,14 +1053,7 @@ class Site:
         version = int(view["version"])
         waiting = (match.id, version + 1, opponent.username)
         started = self.pending[waiting] = time.perf_counter()
-        payload = {"action": choose(view), "version": version}
-        if self.client.moves == "socket":
-            status, body = await self.act(match, player, payload)
-        else:
-            reply = await self.call(
-                player, "POST /matches/{id}/actions", f"/api/v1/matches/{match.id}/actions", payload
-            )
-            status, body = (0, None) if reply is None else (reply.status, reply.json())
+        status, body = await self.send_move(match, player, choose(view), version)
         if status != 200:
             self.pending.pop(waiting, None)
             if status == 409:
@@ -1071,6 +1065,31 @@ class Site:
         match.version = max(match.version, int(body["version"]))
         if body["status"] != "active":
             match.done = True
+
+    async def send_move(
+        self, match: Match, player: Player, action: dict[str, Any], version: int
+    ) -> tuple[int, Any]:
+        """``action`` on ``version`` through the client's door: its answer's status and body
+        (0 when none came)."""
+        payload = {"action": action, "version": version}
+        if self.client.moves == "socket":
+            return await self.act(match, player, payload)
+        reply = await self.call(
+            player, "POST /matches/{id}/actions", f"/api/v1/matches/{match.id}/actions", payload
+        )
+        return (0, None) if reply is None else (reply.status, reply.json())
+
+    async def seed_at_once(self, match: Match, player: Player, view: dict[str, Any]) -> None:
+        """The player's seed for a deal that waits for it, sent as soon as the player reads
+        the match, as a client does (``ginclient``'s bot, the table page): a seed left for the
+        paced moves would come after the server dealt without it, 10 s on, and be refused as
+        too late. Not counted as a move of play."""
+        if [a["type"] for a in view["legal_actions"]] != ["seed"]:
+            return
+        status, body = await self.send_move(match, player, {"type": "seed"}, int(view["version"]))
+        if status == 200:
+            player.remember(match.id, body["view"])
+            match.version = max(match.version, int(body["version"]))
 
     async def act(self, match: Match, player: Player, payload: dict[str, Any]) -> tuple[int, Any]:
         """The move as an ``act`` frame over the player's event socket, with an idempotency key
