@@ -51,6 +51,8 @@ from urllib.parse import urlsplit, urlunsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from ginclient.api import only_seed
+
 ROOT = Path(__file__).resolve().parent.parent
 MOVE_PERIOD = 2.0  # seconds between two moves of one match (and two frames of one relay pair)
 HTTP_TIMEOUT = 30.0
@@ -988,8 +990,9 @@ class Site:
             for player in (a, b):
                 reply = await self.call(player, "GET /matches/{id}", f"/api/v1/matches/{match.id}")
                 if reply is not None and reply.status == 200:
-                    player.remember(match.id, reply.json()["view"])
-                    await self.seed_at_once(match, player, reply.json()["view"])
+                    view = reply.json()["view"]
+                    player.remember(match.id, view)
+                    await self.seed_at_once(match, player, view)
             return
 
     async def call(
@@ -1084,7 +1087,7 @@ class Site:
         the match, as a client does (``ginclient``'s bot, the table page): a seed left for the
         paced moves would come after the server dealt without it, 10 s on, and be refused as
         too late. Not counted as a move of play."""
-        if [a["type"] for a in view["legal_actions"]] != ["seed"]:
+        if not only_seed(view["legal_actions"]):
             return
         status, body = await self.send_move(match, player, {"type": "seed"}, int(view["version"]))
         if status == 200:
