@@ -79,7 +79,17 @@ def quick_bea(settings):  # type: ignore[no-untyped-def]
 
 
 def _make_user(django_user_model: type[User], username: str) -> User:
-    return django_user_model.objects.create_user(username=username, password=PASSWORD)
+    """A player as most tests want one: an account with a verified e-mail address, which rated
+    play needs (``lobby.ratings.eligibility``). Tests of accounts without one make their own."""
+    from allauth.account.models import EmailAddress
+
+    user = django_user_model.objects.create_user(username=username, password=PASSWORD)
+    EmailAddress.objects.create(
+        user=user, email=f"{username}@example.com", verified=True, primary=True
+    )
+    user.email = f"{username}@example.com"
+    user.save(update_fields=["email"])
+    return user
 
 
 @pytest.fixture

@@ -51,6 +51,7 @@ from lobby.broadcast import publish_to, send_to_match
 from lobby.event_feeds import person_json
 from lobby.models import Block, PoolEntry
 from lobby.presence import busy_user_ids, seen_over_http
+from lobby.ratings import eligibility
 from lobby.ratings.glicko import START_RATING
 from lobby.ratings.models import Rating
 
@@ -124,6 +125,8 @@ def join_pool(
     seen_over_http(user)
     target = check_rules(preset, target)
     days = check_days(days_per_move)
+    if rated:
+        eligibility.check(user.pk)
     clock = now  # what the pass after the join goes by: the time it runs at when None
     now = now or timezone.now()
     try:

@@ -20,6 +20,7 @@ from ginsite.refusals import Conflict, NotAllowed, NotFound, Refused
 from lobby.broadcast import publish
 from lobby.models import Block, Seek
 from lobby.presence import hidden_from, seen_over_http
+from lobby.ratings import eligibility
 
 from .pairing import check_free, check_rules, name_of, start_match
 
@@ -46,6 +47,8 @@ def post_seek(
     seen_over_http(user)
     target = check_rules(preset, target)
     days = check_days(days_per_move)
+    if rated:
+        eligibility.check(user.pk)
     try:
         with transaction.atomic():
             lock_players([user.pk])
@@ -80,6 +83,8 @@ def accept_seek(seek: Seek, user: AbstractBaseUser) -> Match:
         if seek.status != Seek.Status.OPEN:
             raise _gone()
         check_free([seek.poster_id, user.pk], user.pk, seek.days_per_move)
+        if seek.rated:
+            eligibility.check(user.pk, [seek.poster_id])
         won = Seek.objects.filter(pk=seek.pk, status=Seek.Status.OPEN).update(
             status=Seek.Status.ACCEPTED, accepted_by=user
         )

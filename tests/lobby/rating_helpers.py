@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.models import EmailAddress
+
 from games import services
 from games.engine import legal_actions
 from games.models import Match
@@ -17,6 +19,17 @@ from .lobby_helpers import online
 
 # What a test player does when it may: never end the hand (no knock, no gin).
 _PREFERRED = ("pass", "draw", "discard")
+
+
+def verified(*users: Any) -> None:
+    """Give each player a verified e-mail address, as rated play needs (the fixture players
+    alice, bob and carol have one already)."""
+    for user in users:
+        EmailAddress.objects.update_or_create(
+            user=user,
+            email=f"{user.get_username()}@example.com",
+            defaults={"verified": True, "primary": True},
+        )
 
 
 def challenge_match(one: Any, two: Any, *, rated: bool = True, preset: str = "standard") -> Match:
