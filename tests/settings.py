@@ -7,8 +7,29 @@ tests find the files where they lie instead, as ``./scripts/run`` does.
 
 from __future__ import annotations
 
-from ginsite.settings import *  # noqa: F403
-from ginsite.settings import STORAGES
+import os
+import urllib.parse
+
+
+def _redis_of_this_worker() -> None:
+    """Under pytest-xdist each worker has its own test database (pytest-django's _gw0, _gw1
+    suffixes), so two workers make matches, users and players' events with the same ids. In
+    one Redis they would share group names ("match-1"), cache keys and counts: each worker
+    takes a Redis database of its own instead, the one after REDIS_URL's for gw0 and so on.
+    Set in the environment, so that the servers the distributed tests start use it too."""
+    url, worker = os.environ.get("REDIS_URL"), os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return
+    parts = urllib.parse.urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    number = base + 1 + int(worker.removeprefix("gw"))
+    os.environ["REDIS_URL"] = urllib.parse.urlunsplit(parts._replace(path=f"/{number}"))
+
+
+_redis_of_this_worker()
+
+from ginsite.settings import *  # noqa: E402, F403
+from ginsite.settings import STORAGES  # noqa: E402
 
 STORAGES = {
     **STORAGES,
