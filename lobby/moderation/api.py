@@ -21,7 +21,9 @@ ReasonId = Literal["rating_abuse", "rude_messages", "bot", "stalling", "other"]
 class ReportIn(Body):
     reason: ReasonId
     note: str = Field("", max_length=NOTE_MAX, pattern=r"^[^\x00]*$")
-    match: str | None = Field(None, max_length=64, description="A match the two of you played.")
+    match: str | None = Field(
+        None, max_length=64, pattern=r"^[^\x00]*$", description="A match the two of you played."
+    )
 
 
 class ReportOut(Schema):
