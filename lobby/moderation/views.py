@@ -22,6 +22,12 @@ from .models import NOTE_MAX, Reason
 TEMPLATE = "moderation/report.html"
 
 
+def _template(request: HttpRequest) -> str:
+    """The whole page, or under htmx only the form's region (the form, the thanks, or why
+    not)."""
+    return f"{TEMPLATE}#form" if request.htmx else TEMPLATE  # type: ignore[attr-defined]
+
+
 def _context(reported: Any, **more: Any) -> dict[str, Any]:
     return {
         "reported": reported,
@@ -44,7 +50,7 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
     except Refused as refused:
         # Nothing to fill in: the page says why (not yourself, no verified address, ...).
         context = _context(None, refused=refused.message, username=username)
-        return render(request, TEMPLATE, context, status=refused.status)
+        return render(request, _template(request), context, status=refused.status)
     if request.method == "GET":
         return render(request, TEMPLATE, _context(reported, match=match))
     return _sent(request, reported, match)
@@ -56,13 +62,12 @@ def _sent(request: HttpRequest, reported: Any, match: str) -> HttpResponse:
         reports.report(request.user, reported.get_username(), reason, note, match or None)
     except Refused as refused:
         context = _context(reported, match=match, error=refused.message, reason=reason, note=note)
-        template = f"{TEMPLATE}#form" if request.htmx else TEMPLATE  # type: ignore[attr-defined]
-        response = render(request, template, context, status=refused.status)
+        response = render(request, _template(request), context, status=refused.status)
         for name, value in refused.headers.items():
             response[name] = value
         return response
     if request.htmx:  # type: ignore[attr-defined]
-        return render(request, f"{TEMPLATE}#form", _context(reported, thanks=reports.thanks()))
+        return render(request, _template(request), _context(reported, thanks=reports.thanks()))
     messages.success(request, reports.thanks())
     return redirect("lobby:player", reported.get_username())
 

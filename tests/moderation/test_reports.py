@@ -118,6 +118,8 @@ def test_it_needs_a_verified_address(door: str, alice: User, bob: User) -> None:
     response = _send(door, signed_in(alice), "bob")
     assert response.status_code == 403
     assert "needs a verified e-mail address" in response.content.decode()
+    if door == "htmx":  # only the form's region, to swap in place
+        assert response.content.decode().lstrip().startswith('<div id="report-form">')
     assert not Report.objects.exists()
 
 
