@@ -43,7 +43,7 @@ from games.table.regions import render_update
 from ginsite import limits
 from ginsite.dbwork import in_thread
 from ginsite.language import in_language, reader_language
-from ginsite.pushes import credentials_group, opened_with
+from ginsite.pushes import credentials_group, notices_group, opened_with
 from ginsite.sockets import SiteConsumerMixin
 
 log = logging.getLogger(__name__)
@@ -143,6 +143,8 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
             # Signing out in this browser closes this page's socket (it shows a hand).
             self.session_key = getattr(self.scope.get("session"), "session_key", None)
             await self.channel_layer.group_add(credentials_group(user.pk), self.channel_name)
+            # A notice for the player wherever they are (a moderator's warning).
+            await self.channel_layer.group_add(notices_group(user.pk), self.channel_name)
         await self.accept()
         # (Re)connected: a full refresh, so a page back from a dropped network or a restarted
         # server shows exactly the current position.
@@ -168,6 +170,7 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             await self.channel_layer.group_discard(credentials_group(user.pk), self.channel_name)
+            await self.channel_layer.group_discard(notices_group(user.pk), self.channel_name)
         await self._tell(events.table_closed)
         if self.reader.seat is not None:
             await in_thread(presence.seat_disconnected)(self.reader.match_pk, self.reader.seat)

@@ -1,7 +1,8 @@
 """What other apps add to a table without games knowing them (DESIGN.md principle 7).
 
 The lobby puts each player's rating beside their name (``seat_notes``) and a rated match's
-rating changes under its result (``result_lines``). Each app appends its functions here in its
+rating changes under its result (``result_lines``); moderation a "Report" link beside the
+opponent's name (``seat_links``). Each app appends its functions here in its
 ``AppConfig.ready``; games calls them while rendering a table, in the reader's language, and
 knows nothing of what they say. A failing one is logged and shows nothing.
 """
@@ -19,6 +20,9 @@ log = logging.getLogger(__name__)
 seat_notes: list[Callable[[Match], dict[int, str]]] = []
 # (match, the reader's seat or None for a watcher) -> lines under the finished match's result
 result_lines: list[Callable[[Match, int | None], list[str]]] = []
+# (match, the reader's seat or None for a watcher) -> {seat: [(url, label), ...]}: links beside
+# that seat's name, for its reader only (a watcher's table gets None as the seat)
+seat_links: list[Callable[[Match, int | None], dict[int, list[tuple[str, str]]]]] = []
 
 
 def notes_for(match: Match) -> dict[int, str]:
@@ -30,6 +34,17 @@ def notes_for(match: Match) -> dict[int, str]:
         except Exception:
             log.exception("a seat note failed on %s", match.public_id)
     return notes
+
+
+def links_for(match: Match, seat: int | None) -> dict[int, list[tuple[str, str]]]:
+    links: dict[int, list[tuple[str, str]]] = {}
+    for more in seat_links:
+        try:
+            for linked, found in more(match, seat).items():
+                links.setdefault(linked, []).extend(found)
+        except Exception:
+            log.exception("a seat link failed on %s", match.public_id)
+    return links
 
 
 def lines_for(match: Match, seat: int | None) -> list[str]:

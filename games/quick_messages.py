@@ -8,7 +8,8 @@ the seat and the message's id after the commit, and each table socket renders th
 its own reader (``bubble``) unless that reader muted the match. Watchers see the bubbles (the
 phrases are fixed and friendly, and they are part of the match as it is played, like the moves)
 but cannot send. ``sent`` tells the subscribers (the lobby's event streams) of each message.
-One per COOLDOWN_SECONDS per player (``ginsite.limits.cooldown``).
+One per COOLDOWN_SECONDS per player (``ginsite.limits.cooldown``); an account a moderator
+muted is refused (``silenced``, answered by ``lobby.moderation``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ COOLDOWN_SECONDS = 3
 KINDS = (Match.Kind.LOBBY, Match.Kind.PRIVATE)
 
 sent = Signal()  # kwargs: match (Match), seat (int), message (str)
+
+# Whether a player may speak at all is for the lobby's moderators to say (a mute), and games
+# imports nothing of the lobby: it asks, as ``access.keeping_apart`` does. Each receiver
+# returns why the account may not send (said to the sender, in their language) or None.
+silenced = Signal()  # kwargs: user_id
 
 
 class UnknownMessage(Refused, status=400, code="unknown_message"):
@@ -81,6 +87,15 @@ def _sender_key(match: Match, seat: int) -> str:
     return f"quick:{match.pk}:{seat}"
 
 
+def _refuse_if_silenced(match: Match, seat: int) -> None:
+    held = next((s for s in match.seats.all() if s.number == seat), None)
+    if held is None or held.user_id is None:
+        return  # a guest at a private table: no account to mute
+    for _receiver, reason in silenced.send(sender=Match, user_id=held.user_id):
+        if reason:
+            raise NotAllowed(str(reason))
+
+
 def send(match: Match, seat: int | None, message: str) -> None:
     """The player in ``seat`` says ``message`` (an id of MESSAGES) to the table."""
     if message not in MESSAGES:
@@ -90,6 +105,7 @@ def send(match: Match, seat: int | None, message: str) -> None:
         raise NotAllowed(_("Only the players send quick messages; watchers see them."))
     if not available(match):
         raise NotAllowed(_("Quick messages are for matches between two people."))
+    _refuse_if_silenced(match, seat)
     wait = limits.cooldown(_sender_key(match, seat), COOLDOWN_SECONDS)
     if wait is not None:
         raise TooMany(

@@ -29,6 +29,7 @@ from ginsite.refusals import Refused
 from lobby.api import router as lobby_router
 from lobby.api_auth import SessionAuth, TokenAuth
 from lobby.api_players import router as players_router
+from lobby.moderation.api import router as moderation_router
 from lobby.pool_api import router as pool_router
 from lobby.push_api import router as push_router
 from lobby.ratings.api import router as ratings_router
@@ -118,3 +119,4 @@ api.add_router("", push_router)
 api.add_router("", messages_router)
 api.add_router("", ratings_router)
 api.add_router("", pool_router)
+api.add_router("", moderation_router)

@@ -148,3 +148,20 @@ def opened_with(event: dict[str, Any], credential: tuple[str, Any]) -> bool:
     if kind in event.get("every", ()):
         return True
     return value is not None and event.get(kind) == value
+
+
+# --- Notices for every open page of a player -----------------------------------------------------
+
+
+def notices_group(user_id: int) -> str:
+    """Every page socket a signed-in player holds open (the lobby's, each table's) listens
+    here for a notice meant for them wherever they are: a moderator's warning, say."""
+    return f"notices-{user_id}"
+
+
+def page_notice(user_id: int, html_by_language: dict[str, str]) -> None:
+    """After the commit, send each of the player's open pages the HTML (out-of-band swaps)
+    rendered in that page's language (``SiteConsumerMixin.page_notice``)."""
+    group_send_after_commit(
+        notices_group(user_id), {"type": "page.notice", "html": dict(html_by_language)}
+    )

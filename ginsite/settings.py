@@ -150,6 +150,8 @@ INSTALLED_APPS = [
     "health_check",
     "games",
     "lobby",
+    # Reports and moderation (docs/moderation.md): an app of its own, label "moderation".
+    "lobby.moderation",
 ]
 
 MIDDLEWARE = [
@@ -369,6 +371,10 @@ CHALLENGE_LIMIT_WINDOW = envint("CHALLENGE_LIMIT_WINDOW", 60)
 BEA_MATCH_LIMIT_PER_PLAYER = envint("BEA_MATCH_LIMIT_PER_PLAYER", 10)
 BEA_MATCH_LIMIT_PER_ADDRESS = envint("BEA_MATCH_LIMIT_PER_ADDRESS", 20)
 BEA_MATCH_LIMIT_WINDOW = envint("BEA_MATCH_LIMIT_WINDOW", 600)
+# Reports one player may send a day (site and API; docs/moderation.md, "Reports").
+REPORT_LIMIT_PER_DAY = envint("REPORT_LIMIT_PER_DAY", 5)
+if REPORT_LIMIT_PER_DAY < 1:
+    raise ImproperlyConfigured("REPORT_LIMIT_PER_DAY must be at least 1")
 if API_RATE_WINDOW <= 0 or CHALLENGE_LIMIT_WINDOW <= 0 or BEA_MATCH_LIMIT_WINDOW <= 0:
     raise ImproperlyConfigured(
         "API_RATE_WINDOW, CHALLENGE_LIMIT_WINDOW and BEA_MATCH_LIMIT_WINDOW must be more than 0"

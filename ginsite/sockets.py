@@ -1,5 +1,6 @@
 """What the site's websocket consumers share: the handshake's headers, background tasks that
-end with the consumer that started them, and the same behaviour under any ASGI server.
+end with the consumer that started them, the same behaviour under any ASGI server, and the
+notices meant for a page's player wherever they are (``page_notice``, from ``notices_group``).
 
 A consumer's heartbeat, event pump or push flusher runs as its own asyncio task. The
 consumer's ``disconnect`` stops it when the close is handled, but a server may also cancel an
@@ -30,6 +31,7 @@ from collections.abc import Coroutine, Iterator
 from typing import Any
 
 from channels.consumer import get_handler_name
+from django.conf import settings
 
 
 def headers(scope: dict[str, Any]) -> Iterator[tuple[str, str]]:
@@ -58,6 +60,15 @@ class SiteConsumerMixin:
     async def send(self, *args: Any, **kwargs: Any) -> None:
         with contextlib.suppress(OSError):  # the client is gone: nobody is left to tell
             await super().send(*args, **kwargs)  # type: ignore[misc]
+
+    async def page_notice(self, event: dict[str, Any]) -> None:
+        """A notice for this page's player (``ginsite.pushes.page_notice``), already rendered
+        in each language: the one of the page's own (``self.language``) goes out."""
+        html = event.get("html") or {}
+        language = getattr(self, "language", settings.LANGUAGE_CODE)
+        text = html.get(language) or html.get(settings.LANGUAGE_CODE) or ""
+        if text:
+            await self.send(text_data=text)
 
     def start_task(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         owned: set[asyncio.Task[None]] = self.__dict__.setdefault("_owned_tasks", set())

@@ -24,7 +24,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from ginsite.dbwork import in_thread
-from ginsite.pushes import credentials_group, opened_with
+from ginsite.pushes import credentials_group, notices_group, opened_with
 from ginsite.sockets import SiteConsumerMixin, headers
 from lobby import presence, regions
 from lobby.broadcast import LOBBY_GROUP, REGIONS, user_group
@@ -69,6 +69,8 @@ class LobbyConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
             LOBBY_GROUP,
             user_group(user.pk),
             credentials_group(user.pk),
+            # A notice for the player wherever they are (a moderator's warning).
+            notices_group(user.pk),
         ]
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
         for group in self.joined:

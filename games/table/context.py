@@ -79,11 +79,13 @@ def table_context(
 
 
 def _add_other_apps(ctx: dict[str, Any], match: Match, reader: int | None) -> None:
-    """What other apps add (``games.extras``): notes beside the names, lines under the
-    result of a finished match."""
+    """What other apps add (``games.extras``): notes and links beside the names, lines under
+    the result of a finished match."""
     notes = extras.notes_for(match)
+    links = extras.links_for(match, reader) if reader is not None else {}
     for player in ctx["players"]:
         player["note"] = notes.get(player["seat"], "")
+        player["links"] = links.get(player["seat"], [])
     ctx["result_lines"] = [] if match.is_active else extras.lines_for(match, reader)
 
 

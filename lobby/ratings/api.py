@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema
@@ -19,11 +19,17 @@ router = Router()
 
 class Point(Schema):
     at: datetime
-    rating: int = Field(description="The rating after this rated result.")
+    kind: Literal["result", "refund"] = Field(
+        description="A rated result, or a refund: points given back when a moderator closed "
+        "an account for rating abuse (docs/moderation.md)."
+    )
+    rating: int = Field(description="The rating after this rated result (or refund).")
     change: int
-    score: float = Field(description="1 won, 0 lost.")
-    opponent: str | None = Field(description="The opponent's username.")
-    match: str
+    score: float | None = Field(description="1 won, 0 lost; null for a refund.")
+    opponent: str | None = Field(
+        description="The opponent's username (for a refund, the closed account's)."
+    )
+    match: str | None = Field(description="The match; null for a refund.")
 
 
 class PresetRating(Schema):
@@ -85,11 +91,12 @@ def ratings_json(user: Any) -> dict[str, Any]:
 def _point(change: Any) -> dict[str, Any]:
     return {
         "at": change.created_at,
+        "kind": getattr(change, "kind", "result"),
         "rating": round(change.after),
         "change": change.delta,
         "score": change.score,
         "opponent": change.opponent.get_username() if change.opponent else None,
-        "match": change.match.public_id,
+        "match": change.match.public_id if change.match else None,
     }
 
 

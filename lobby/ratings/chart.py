@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.labels import PRESET_NAMES
+from lobby.moderation.models import RatingRefund
 
 from .glicko import START_RATING
 from .models import RatingChange
@@ -59,8 +60,9 @@ def _y_range(values: Sequence[float]) -> tuple[int, int, int]:
     return int(lo), int(hi) + 1, int(hi - lo) + 1
 
 
-def chart(preset: str, changes: Sequence[RatingChange]) -> Chart | None:
-    """The chart of a player's rated results in ``preset`` (oldest first); None for none."""
+def chart(preset: str, changes: Sequence[RatingChange | RatingRefund]) -> Chart | None:
+    """The chart of a player's rated results in ``preset`` (oldest first, refunds among
+    them: a step of their own); None for none."""
     if not changes:
         return None
     ratings = [changes[0].before if changes else START_RATING] + [c.after for c in changes]
@@ -85,7 +87,7 @@ def chart(preset: str, changes: Sequence[RatingChange]) -> Chart | None:
         % {
             "first": round(ratings[0]),
             "last": round(ratings[-1]),
-            "n": n,
+            "n": sum(1 for c in changes if getattr(c, "kind", "result") == "result"),
             "low": round(min(ratings)),
             "high": round(max(ratings)),
         },
@@ -97,14 +99,19 @@ def chart(preset: str, changes: Sequence[RatingChange]) -> Chart | None:
 
 
 def profile_ratings(user: Any) -> list[dict[str, object]]:
-    """The profile's ratings: each preset's rating, and its chart when it has a history."""
+    """The profile's ratings: each preset's rating, its chart when it has a history, and the
+    refunds in that history (listed under the chart)."""
     shown = ratings_of(user)
-    return [
-        {
-            "preset": preset,
-            "label": PRESET_NAMES.get(preset, preset),
-            "rating": rating,
-            "chart": chart(preset, history(user, preset)),
-        }
-        for preset, rating in shown.items()
-    ]
+    found = []
+    for preset, rating in shown.items():
+        points = history(user, preset)
+        found.append(
+            {
+                "preset": preset,
+                "label": PRESET_NAMES.get(preset, preset),
+                "rating": rating,
+                "chart": chart(preset, points),
+                "refunds": [p for p in points if getattr(p, "kind", "") == "refund"],
+            }
+        )
+    return found

@@ -2,7 +2,8 @@
 pairing alike (docs/moderation.md, "Rules of rated play").
 
 Rated play needs a verified e-mail address (``lobby.accounts.emails``): one address per
-account, so a farm of throw-away accounts costs an address each.
+account, so a farm of throw-away accounts costs an address each. A moderator may ban a player
+from rated play (``lobby.moderation``) until the ban is lifted.
 """
 
 from __future__ import annotations
@@ -15,12 +16,17 @@ from django.utils.translation import gettext as _
 from ginsite.refusals import NotAllowed
 from lobby.accounts.emails import has_verified_email
 from lobby.models import display_name_of
+from lobby.moderation.sanctions import rated_ban_reason
 
 
 def why_not_rated(user_id: int) -> str | None:
     """Why this player may not play for rating now, said to them; None when they may."""
     if not has_verified_email(user_id):
         return _("Rated play needs a verified e-mail address: add one in Settings.")
+    # A moderator's ban from rated play (lobby.moderation), until it is lifted.
+    banned = rated_ban_reason(user_id)
+    if banned is not None:
+        return banned
     return None
 
 

@@ -11,6 +11,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from games.engine import PRESETS
+from lobby.moderation.models import RatingRefund
 
 from .glicko import PROVISIONAL_RD
 from .models import Rating, RatingChange
@@ -44,10 +45,17 @@ def display_of_many(user_ids: list[int], preset: str) -> dict[int, str]:
     return shown
 
 
-def history(user: Any, preset: str) -> list[RatingChange]:
-    """The player's rated results in one preset, oldest first."""
+def history(user: Any, preset: str) -> list[RatingChange | RatingRefund]:
+    """The player's rated results in one preset, oldest first, and among them the refunds a
+    moderator's closure of an opponent gave them (``lobby.moderation.refunds``; each has
+    ``kind`` "refund" where a result has none)."""
     found = RatingChange.objects.filter(user_id=user.pk, preset=preset)
-    return list(found.select_related("opponent", "match").order_by("created_at", "pk"))
+    results = list(found.select_related("opponent", "match").order_by("created_at", "pk"))
+    refunds = RatingRefund.objects.filter(user_id=user.pk, preset=preset)
+    given = list(refunds.select_related("closed_account").order_by("created_at", "pk"))
+    if not given:
+        return results
+    return sorted([*results, *given], key=lambda item: item.created_at)
 
 
 def change_in(match_id: int, user_id: int) -> RatingChange | None:
