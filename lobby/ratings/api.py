@@ -49,6 +49,7 @@ class Leader(Schema):
     rating: int
     rd: int
     recent: int = Field(description="Rated matches in this preset in the last 30 days.")
+    bot: bool = Field(description="Plays through a bot: the site shows a BOT badge.")
 
 
 class Leaderboard(Schema):
