@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema
@@ -20,7 +20,15 @@ router = Router()
 class Point(Schema):
     at: datetime
     rating: int = Field(description="The rating after this rated result.")
-    change: int
+    change: int = Field(description="By how much the rating changed.")
+    glicko_change: int = Field(
+        description="By how much Glicko-2 would have changed it: more than change when the "
+        "gain was limited."
+    )
+    limited: Literal["new_accounts"] | None = Field(
+        description='Why the gain was limited: "new_accounts" (the daily allowance for wins '
+        "against new accounts was used up), or null."
+    )
     score: float = Field(description="1 won, 0 lost.")
     opponent: str | None = Field(description="The opponent's username.")
     match: str
@@ -88,6 +96,8 @@ def _point(change: Any) -> dict[str, Any]:
         "at": change.created_at,
         "rating": round(change.after),
         "change": change.delta,
+        "glicko_change": change.glicko_delta,
+        "limited": change.limited or None,
         "score": change.score,
         "opponent": change.opponent.get_username() if change.opponent else None,
         "match": change.match.public_id,
