@@ -6,12 +6,14 @@ from datetime import datetime
 from typing import Any, Literal
 
 from django.http import HttpRequest
+from django.utils import timezone
 from ninja import Field, Query, Router, Schema
 
 from ginsite.apikit import ERRORS, Error, Preset, user_of
 from lobby import services as lobby_services
 from lobby.models import display_name_of
 
+from . import aborts, eligibility
 from .reads import LEADERS, MIN_RECENT, PAGE, history, leaders_page, ratings_of
 
 router = Router()
@@ -65,6 +67,37 @@ class Leaderboard(Schema):
     page: int
     pages: int
     players: list[Leader]
+
+
+class LobbyWait(Schema):
+    until: datetime = Field(description="When you may start a lobby match again.")
+    aborts: int = Field(description="Your aborts in the last 24 hours.")
+    message: str = Field(description="What the lobby says about it.")
+
+
+class Standing(Schema):
+    """What ``GET /me`` says of the rules of rated play for you now."""
+
+    rated_play: str | None = Field(
+        description="Why you may not play rated now (no verified e-mail address, an account "
+        "too new: when), or null when you may."
+    )
+    lobby_wait: LobbyWait | None = Field(
+        description="After 3 or more aborts in 24 hours: the wait before your next lobby "
+        "match (every lobby door answers 429 abort_wait until then); null when none."
+    )
+
+
+def standing_json(user: Any) -> dict[str, Any]:
+    """The ``Standing`` of ``user``: may they play rated, and must they wait."""
+    now = timezone.now()
+    wait = aborts.wait_of(user.pk, now)
+    return {
+        "rated_play": eligibility.why_not_rated(user.pk),
+        "lobby_wait": None
+        if wait is None
+        else {"until": wait.until, "aborts": wait.aborts, "message": wait.message(now)},
+    }
 
 
 class PageQuery(Schema):

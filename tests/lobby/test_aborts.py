@@ -5,7 +5,7 @@ every door, and on the lobby page above its buttons."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import pytest
@@ -17,12 +17,12 @@ from games.services import endings
 from lobby.models import Challenge, PoolEntry, Seek
 from lobby.ratings.aborts import aborts_since, wait_of
 from lobby.ratings.models import Abort, RatedMatch
-from tests.api.conftest import body
+from tests.api.conftest import Api, body, token_for
 from tests.seeds import deal
 
 from .correspondence_helpers import Clock
 from .lobby_doors import DOORS, WAYS, knock
-from .lobby_helpers import online
+from .lobby_helpers import HTMX, online
 from .rating_helpers import challenge_match, play, play_moves, rating, resign, state_of
 
 if TYPE_CHECKING:
@@ -71,6 +71,26 @@ def test_resigning_before_the_first_hand_is_over_aborts_and_counts(
     [abort] = aborts_since(alice.pk, clock.now - timedelta(days=1))
     assert abort.match == match and abort.created_at == clock.now
     assert not aborts_since(bob.pk, clock.now - timedelta(days=1))
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_resignation_by_any_door_is_counted(way: str, alice: User, bob: User):
+    match = challenge_match(alice, bob)
+    deal(match)
+    match.refresh_from_db()
+    if way == "api":
+        answer = Api(token_for(bob)).post(
+            f"/matches/{match.public_id}/resign", {"version": match.version}
+        )
+    else:
+        client = Client()
+        client.force_login(bob)
+        form = {"confirm": "1", "version": str(match.version)}
+        answer = client.post(
+            f"/games/{match.public_id}/resign", form, **(HTMX if way == "htmx" else {})
+        )
+    assert answer.status_code in (200, 302)
+    assert _outcome(match) == "aborted" and _aborters(match) == ["bob"]
 
 
 def test_seat_1_looking_at_its_hand_and_resigning_is_its_abort(alice: User, bob: User):
@@ -158,6 +178,16 @@ def test_the_wait_holds_at_every_door(
     assert not PoolEntry.objects.filter(user=alice).exists()
     clock.advance(minutes=5)
     assert knock(way, door, alice, carol, rated=False).status_code in (200, 201, 204, 302)
+
+
+def test_the_api_says_the_wait_before_anyone_knocks(alice: User, bob: User, clock: Clock):
+    api = Api(token_for(alice))
+    assert body(api.get("/me"))["lobby_wait"] is None
+    _three_aborts(alice, bob)
+    wait = body(api.get("/me"))["lobby_wait"]
+    assert wait["aborts"] == 3 and wait["message"] == WAIT_5
+    until = datetime.fromisoformat(wait["until"].replace("Z", "+00:00"))
+    assert abs(until - (clock.now + timedelta(minutes=5))) < timedelta(milliseconds=1)
 
 
 def test_a_waiting_players_challenge_or_seek_cannot_be_taken(

@@ -14,7 +14,7 @@ from games.models import HandRecord, Match, Seat
 from lobby.models import PoolEntry, Seek
 from lobby.ratings.eligibility import why_not_rated
 from lobby.ratings.models import RatedMatch
-from tests.api.conftest import body
+from tests.api.conftest import Api, body, token_for
 
 from .correspondence_helpers import Clock
 from .lobby_doors import DOORS, WAYS, knock
@@ -68,6 +68,11 @@ def test_a_new_account_is_refused_rated_play_at_every_door(
     assert not Match.objects.exists()
     assert not Seek.objects.filter(poster=newbie).exists()
     assert not PoolEntry.objects.filter(user=newbie).exists()
+
+
+def test_the_api_says_it_before_anyone_knocks(newbie: User, alice: User):
+    assert body(Api(token_for(newbie)).get("/me"))["rated_play"] == WHEN
+    assert body(Api(token_for(alice)).get("/me"))["rated_play"] is None
 
 
 def test_a_casual_match_is_open_to_a_new_account(newbie: User, alice: User):
