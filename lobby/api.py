@@ -41,6 +41,7 @@ from lobby.api_schemas import (
 )
 from lobby.event_stream import event_lines
 from lobby.models import Challenge, Seek, ensure_profile
+from lobby.ratings.api import standing_json
 
 router = Router()
 
@@ -73,7 +74,8 @@ def _seek_json(seek: Seek, user: Any) -> dict[str, Any]:
 
 @router.get("/me", response={200: Me, ERRORS: Error}, tags=["players"])
 def me(request: HttpRequest) -> dict[str, Any]:
-    """The signed-in player: display name, language and statistics."""
+    """The signed-in player: display name, language and statistics, whether they may play
+    rated now, and any wait after too many aborts."""
     user = user_of(request)
     profile = ensure_profile(user)
     return {
@@ -81,6 +83,7 @@ def me(request: HttpRequest) -> dict[str, Any]:
         "language": profile.language,
         "stats": player_stats(user),
         "completion": completion.of(user.pk),
+        **standing_json(user),
     }
 
 

@@ -11,6 +11,7 @@ from ninja import Field, Schema
 from ginsite.apikit import Body, DaysPerMove, Preset, Target
 from lobby import completion, event_log
 from lobby.api_players import HeadToHead, PresetRecord, PublicMatch
+from lobby.ratings.api import Standing
 
 
 class Person(Schema):
@@ -35,7 +36,7 @@ def _completion_field() -> Any:
     )
 
 
-class Me(Person):
+class Me(Person, Standing):
     language: str = Field(description="Blank: no preference (the browser decides).")
     stats: Stats
     completion: int | None = _completion_field()

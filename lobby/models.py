@@ -11,7 +11,12 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from ginsite import names
-from lobby.ratings.models import RatedMatch, Rating, RatingChange  # noqa: F401 (Django finds them)
+from lobby.ratings.models import (  # noqa: F401 (Django finds them)
+    Abort,
+    RatedMatch,
+    Rating,
+    RatingChange,
+)
 
 
 class Profile(models.Model):

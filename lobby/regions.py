@@ -24,6 +24,7 @@ from games.services import TARGETS
 from lobby import completion, friends, presence
 from lobby.broadcast import REGIONS
 from lobby.models import Challenge, PoolEntry, Seek, display_name_of
+from lobby.ratings import aborts
 from lobby.ratings.models import Rating
 from lobby.ratings.reads import display_of_many, ratings_of_many
 from lobby.services import ANSWER_SHOWN, pool, pool_pairs
@@ -267,11 +268,17 @@ def matches_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
 
 
 def pool_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
-    """The "Play now" tiles, or the player's place in the pool: since when, and why no one
-    has been found yet."""
+    """The "Play now" tiles (and the wait before the next lobby match, after too many aborts),
+    or the player's place in the pool: since when, and why no one has been found yet."""
     entry = pool.waiting_entry(user)
     if entry is None:
-        return {"pool_entry": None, "pool_me_busy": user.pk in presence.busy_user_ids(now)}
+        wait = aborts.wait_of(user.pk, now)
+        return {
+            "pool_entry": None,
+            "pool_me_busy": user.pk in presence.busy_user_ids(now),
+            # Too many aborts: the wait, said above the buttons it holds back.
+            "lobby_wait": wait.message(now) if wait else "",
+        }
     others = (
         PoolEntry.objects.filter(
             status=PoolEntry.Status.WAITING,

@@ -17,6 +17,7 @@ from typing import Any
 from allauth.account.signals import user_logged_in, user_signed_up
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
+from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.http import HttpRequest
 
@@ -29,6 +30,7 @@ from lobby.broadcast import publish
 from lobby.language import set_language_cookie
 from lobby.models import Challenge, ensure_profile
 from lobby.ratings import results as rating_results
+from lobby.ratings.reads import forget_all_leaders
 
 # --- From games ---------------------------------------------------------------------------------
 
@@ -144,10 +146,19 @@ def on_user_credentials_saved(sender: Any, instance: Any, **kwargs: Any) -> None
     ended = getattr(instance, "_gin_ended_credentials", ())
     if ended:
         credentials_ended(instance.pk, every=ended)
+    if ended == _EVERYTHING:
+        _closed()
 
 
 def on_user_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
     credentials_ended(instance.pk, every=_EVERYTHING)
+    _closed()
+
+
+def _closed() -> None:
+    # A closed account leaves the leaderboards at once (their query skips it; the cached
+    # boards are dropped). After the commit, or a board read meanwhile would cache it again.
+    transaction.on_commit(forget_all_leaders)
 
 
 def connect() -> None:

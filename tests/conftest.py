@@ -79,11 +79,18 @@ def quick_bea(settings):  # type: ignore[no-untyped-def]
 
 
 def _make_user(django_user_model: type[User], username: str) -> User:
-    """A player as most tests want one: an account with a verified e-mail address, which rated
-    play needs (``lobby.ratings.eligibility``). Tests of accounts without one make their own."""
-    from allauth.account.models import EmailAddress
+    """A player as most tests want one: an account a month old with a verified e-mail address,
+    as rated play needs (``lobby.ratings.eligibility``). Tests of new accounts, or of accounts
+    without an address, make their own."""
+    from datetime import timedelta
 
-    user = django_user_model.objects.create_user(username=username, password=PASSWORD)
+    from allauth.account.models import EmailAddress
+    from django.utils import timezone
+
+    joined = timezone.now() - timedelta(days=30)
+    user = django_user_model.objects.create_user(
+        username=username, password=PASSWORD, date_joined=joined
+    )
     EmailAddress.objects.create(
         user=user, email=f"{username}@example.com", verified=True, primary=True
     )

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games.models import Action, Match, Seat
 from lobby.accounts.emails import has_verified_email
-from lobby.ratings.models import RatedMatch, RatingChange
+from lobby.ratings.models import Abort, RatedMatch, RatingChange
 from lobby.ratings.results import MOVES
 
 from .models import Report, SignupAddress
@@ -48,22 +48,14 @@ class MatchRow:
 
 
 def abort_counts(days: int = ABORT_DAYS, user_ids: Iterable[int] | None = None) -> dict[int, int]:
-    """How many rated matches each player aborted in the last ``days`` days: of the players
-    ``user_ids`` (absent: none), or of everyone who aborted any (``None``).
-
-    For now: the aborted rated matches each player sat at (``RatedMatch`` outcome "aborted"),
-    whoever aborted them. A per-player abort record is being added in ``lobby.ratings`` on
-    another branch; once it is merged, this is the one function to point at it (the
-    moderators' page and the "many aborts" pattern both ask here)."""
+    """How many rated matches each player aborted (ended before the first hand was over, by
+    resigning, walking out or letting the time run: ``lobby.ratings.aborts``) in the last
+    ``days`` days: of the players ``user_ids``, or of everyone who aborted any (``None``)."""
     since = timezone.now() - timedelta(days=days)
-    seats = Seat.objects.filter(
-        user_id__isnull=False,
-        match__rated__outcome=RatedMatch.Outcome.ABORTED,
-        match__rated__ended_at__gte=since,
-    )
+    found = Abort.objects.filter(created_at__gte=since)
     if user_ids is not None:
-        seats = seats.filter(user_id__in=list(user_ids))
-    counted = seats.values("user_id").annotate(n=Count("match_id", distinct=True))
+        found = found.filter(user_id__in=list(user_ids))
+    counted = found.values("user_id").annotate(n=Count("pk"))
     return {row["user_id"]: row["n"] for row in counted.order_by()}
 
 

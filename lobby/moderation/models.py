@@ -210,6 +210,7 @@ class RatingRefund(models.Model):
     kind = "refund"
     score = None
     match = None
+    limited = ""
 
     @property
     def opponent(self) -> Any:
@@ -218,6 +219,10 @@ class RatingRefund(models.Model):
     @property
     def delta(self) -> int:
         return round(self.after) - round(self.before)
+
+    @property
+    def glicko_delta(self) -> int:
+        return self.delta
 
     @property
     def signed(self) -> str:

@@ -6,12 +6,14 @@ from datetime import datetime
 from typing import Any, Literal
 
 from django.http import HttpRequest
+from django.utils import timezone
 from ninja import Field, Query, Router, Schema
 
 from ginsite.apikit import ERRORS, Error, Preset, user_of
 from lobby import services as lobby_services
 from lobby.models import display_name_of
 
+from . import aborts, eligibility
 from .reads import LEADERS, MIN_RECENT, PAGE, history, leaders_page, ratings_of
 
 router = Router()
@@ -24,7 +26,15 @@ class Point(Schema):
         "an account for rating abuse (docs/moderation.md)."
     )
     rating: int = Field(description="The rating after this rated result (or refund).")
-    change: int
+    change: int = Field(description="By how much the rating changed.")
+    glicko_change: int = Field(
+        description="By how much Glicko-2 would have changed it: more than change when the "
+        "gain was limited (for a refund, the same as change)."
+    )
+    limited: Literal["new_accounts"] | None = Field(
+        description='Why the gain was limited: "new_accounts" (the daily allowance for wins '
+        "against new accounts was used up), or null."
+    )
     score: float | None = Field(description="1 won, 0 lost; null for a refund.")
     opponent: str | None = Field(
         description="The opponent's username (for a refund, the closed account's)."
@@ -55,6 +65,7 @@ class Leader(Schema):
     rating: int
     rd: int
     recent: int = Field(description="Rated matches in this preset in the last 30 days.")
+    bot: bool = Field(description="Plays through a bot: the site shows a BOT badge.")
 
 
 class Leaderboard(Schema):
@@ -62,6 +73,37 @@ class Leaderboard(Schema):
     page: int
     pages: int
     players: list[Leader]
+
+
+class LobbyWait(Schema):
+    until: datetime = Field(description="When you may start a lobby match again.")
+    aborts: int = Field(description="Your aborts in the last 24 hours.")
+    message: str = Field(description="What the lobby says about it.")
+
+
+class Standing(Schema):
+    """What ``GET /me`` says of the rules of rated play for you now."""
+
+    rated_play: str | None = Field(
+        description="Why you may not play rated now (no verified e-mail address, an account "
+        "too new: when), or null when you may."
+    )
+    lobby_wait: LobbyWait | None = Field(
+        description="After 3 or more aborts in 24 hours: the wait before your next lobby "
+        "match (every lobby door answers 429 abort_wait until then); null when none."
+    )
+
+
+def standing_json(user: Any) -> dict[str, Any]:
+    """The ``Standing`` of ``user``: may they play rated, and must they wait."""
+    now = timezone.now()
+    wait = aborts.wait_of(user.pk, now)
+    return {
+        "rated_play": eligibility.why_not_rated(user.pk),
+        "lobby_wait": None
+        if wait is None
+        else {"until": wait.until, "aborts": wait.aborts, "message": wait.message(now)},
+    }
 
 
 class PageQuery(Schema):
@@ -94,6 +136,8 @@ def _point(change: Any) -> dict[str, Any]:
         "kind": getattr(change, "kind", "result"),
         "rating": round(change.after),
         "change": change.delta,
+        "glicko_change": change.glicko_delta,
+        "limited": change.limited or None,
         "score": change.score,
         "opponent": change.opponent.get_username() if change.opponent else None,
         "match": change.match.public_id if change.match else None,

@@ -1,5 +1,6 @@
-"""The ratings' rows: a rating per player and preset, the lobby matches played for rating, and
-each rated result as it changed a rating (the history the profile's chart draws).
+"""The ratings' rows: a rating per player and preset, the lobby matches played for rating,
+each rated result as it changed a rating (the history the profile's chart draws), and each
+abort a player made (what moderators read, and what makes a player wait: ``aborts``).
 
 Imported by ``lobby.models``, so Django finds them in the lobby app."""
 
@@ -53,7 +54,7 @@ class RatedMatch(models.Model):
     class Outcome(models.TextChoices):
         PENDING = "pending", _("Rated")
         RATED = "rated", _("Rated")
-        # Ended before both players had made two moves.
+        # Ended before its first hand was over, or before both players had made two moves.
         ABORTED = "aborted", _("Aborted")
         # These two players had played their rated matches for the day (the farming cap).
         CAPPED = "capped", _("Casual")
@@ -73,7 +74,14 @@ class RatedMatch(models.Model):
 
 
 class RatingChange(models.Model):
-    """One rated result for one player: their rating before and after it."""
+    """One rated result for one player: their rating before and after it.
+
+    ``after`` is the rating applied. ``glicko_after`` is what Glicko-2 computed; the two differ
+    when a gain against a new account was limited (``limited``, ``lobby.ratings.allowance``)."""
+
+    class Limit(models.TextChoices):
+        NONE = "", _("not limited")
+        NEW_ACCOUNTS = "new_accounts", _("wins against new accounts")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     opponent = models.ForeignKey(
@@ -85,6 +93,12 @@ class RatingChange(models.Model):
     before = models.FloatField()
     after = models.FloatField()
     rd_after = models.FloatField()
+    # Null for results stored before gains were limited: Glicko-2's was the one applied.
+    glicko_after = models.FloatField(null=True, blank=True)
+    # The opponent was a new account (``allowance.is_new``) when this result was applied: a
+    # gain here is counted against the player's daily allowance.
+    new_opponent = models.BooleanField(default=False)
+    limited = models.CharField(max_length=16, choices=Limit.choices, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -105,3 +119,25 @@ class RatingChange(models.Model):
     def signed(self) -> str:
         """The change as the result shows it: "+12", "-8", "±0"."""
         return f"{self.delta:+d}" if self.delta else "±0"
+
+    @property
+    def glicko_delta(self) -> int:
+        """The change Glicko-2 computed, before any limit."""
+        computed = self.after if self.glicko_after is None else self.glicko_after
+        return round(computed) - round(self.before)
+
+
+class Abort(models.Model):
+    """A rated match a player ended before its first hand was over (resigned, walked out, or
+    let their time run out): rated for nobody, and counted against them (``aborts``)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["user", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"abort by {self.user_id} in {self.match_id}"

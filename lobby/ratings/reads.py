@@ -69,7 +69,8 @@ PAGE = 25
 MIN_RECENT = 10
 RECENT = timedelta(days=30)
 # Ratings change at the end of a rated match; a board a minute old is good enough, and every
-# rated result drops the board of its preset (``forget_leaders``).
+# rated result drops the board of its preset (``forget_leaders``), and a closed account every
+# board (``forget_all_leaders``, from ``lobby.subscribers``).
 LEADERS_TTL = 60
 
 
@@ -81,10 +82,12 @@ class Leader:
     rating: int
     rd: int
     recent: int  # rated matches in the last 30 days
+    bot: bool  # plays through a bot (the BOT badge)
 
 
 def _cache_key(preset: str) -> str:
-    return f"ratings:leaders:{preset}"
+    # v2: a Leader has ``bot``; a board cached by the code before must not be read as one.
+    return f"ratings:leaders:v2:{preset}"
 
 
 def leaders(preset: str) -> list[Leader]:
@@ -99,6 +102,10 @@ def leaders(preset: str) -> list[Leader]:
 
 def forget_leaders(preset: str) -> None:
     cache.delete(_cache_key(preset))
+
+
+def forget_all_leaders() -> None:
+    cache.delete_many([_cache_key(preset) for preset in PRESET_ORDER])
 
 
 def _leaders(preset: str) -> list[Leader]:
@@ -126,6 +133,7 @@ def _leaders(preset: str) -> list[Leader]:
             rating=row.rounded,
             rd=round(row.rd),
             recent=recent[row.user_id],
+            bot=row.user.profile.plays_by_bot,
         )
         for n, row in enumerate(rows, start=1)
     ]

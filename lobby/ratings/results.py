@@ -2,13 +2,16 @@
 
 The lobby hears games' ``match_changed`` (``lobby.subscribers``) inside the change's own
 transaction. When a rated lobby match ends, ``settle`` locks its ``RatedMatch`` row and, only
-while it is still pending, decides what the ending counts for:
+while it is still pending, decides what the ending counts for (docs/moderation.md, "Rules of
+rated play"):
 
 - restarted by agreement: nothing (the new match, rated in its turn, replaces it);
-- ended (won, resigned, abandoned, won on time) before both players made two moves: aborted;
+- ended (resigned, abandoned, won on time) before its first hand was over, or before both
+  players made two moves: aborted, and the player who ended it gets an abort (``aborts``);
 - the two players' fourth rated result against each other within a day: played casual (the
   farming cap, DAILY_CAP);
-- otherwise: both ratings change (Glicko-2, ``glicko.after_match``), a ``RatingChange`` per
+- otherwise: both ratings change (Glicko-2, ``glicko.after_match``; a gain against a new
+  account within the winner's daily allowance, ``allowance``), a ``RatingChange`` per
   player, and each player's event stream hears "rating".
 
 Two endings of one match cannot both get here (games' door locks the match and refuses the
@@ -27,10 +30,10 @@ from django.utils import timezone
 
 from games import events
 from games.events import MatchChanged
-from games.models import Action, Match, Seat
+from games.models import Action, HandRecord, Match, Seat
 from lobby import event_log
 
-from . import glicko
+from . import aborts, allowance, glicko
 from .models import RatedMatch, Rating, RatingChange
 from .reads import forget_leaders
 
@@ -40,6 +43,8 @@ CAP_WINDOW = timedelta(days=1)
 # What a player does at the cards (a seed or "next hand" is no move).
 MOVES = frozenset({"draw", "take_upcard", "pass", "discard", "knock", "gin", "big_gin"})
 MOVES_TO_RATE = 2
+# The endings that leave the match to the other player: the one who gave it up aborted it.
+_GIVEN_UP = frozenset({Match.Status.RESIGNED, Match.Status.ABANDONED, Match.Status.TIMED_OUT})
 
 
 def mark_rated(match: Match, preset: str) -> RatedMatch:
@@ -83,8 +88,9 @@ def settle(match_id: int) -> str | None:
     now = timezone.now()
     if match.status == Match.Status.RESTARTED:
         outcome = RatedMatch.Outcome.RESTARTED
-    elif len(users) != 2 or not _both_played(match_id):
+    elif len(users) != 2 or not _played_enough(match_id):
         outcome = RatedMatch.Outcome.ABORTED
+        _count_abort(match, seats)
     elif _rated_between(users[0], users[1], now) >= DAILY_CAP:
         outcome = RatedMatch.Outcome.CAPPED
     else:
@@ -94,6 +100,21 @@ def settle(match_id: int) -> str | None:
     rated.ended_at = now
     rated.save(update_fields=["outcome", "ended_at"])
     return outcome
+
+
+def _played_enough(match_id: int) -> bool:
+    """The first hand is over (played out, not resigned: a hand record), and both players
+    made MOVES_TO_RATE moves."""
+    return HandRecord.objects.filter(match_id=match_id).exists() and _both_played(match_id)
+
+
+def _count_abort(match: Match, seats: list[Seat]) -> None:
+    """The player who gave up an aborted match gets an abort (a restart is nobody's)."""
+    if match.status not in _GIVEN_UP or match.winner_seat is None:
+        return
+    quitter = next((s for s in seats if s.number == 1 - match.winner_seat), None)
+    if quitter is not None and quitter.kind == Seat.Kind.PLAYER and quitter.user_id is not None:
+        aborts.record(match.pk, quitter.user_id)
 
 
 def _both_played(match_id: int) -> bool:
@@ -118,39 +139,58 @@ def _apply(match: Match, preset: str, users: tuple[int, int]) -> None:
     changes; their streams hear of it."""
     for user_id in users:
         Rating.objects.get_or_create(user_id=user_id, preset=preset)
-    rows = {
-        r.user_id: r
-        for r in Rating.objects.select_for_update()
-        .filter(user_id__in=users, preset=preset)
-        .order_by("user_id")
-    }
+    # Every preset's rows of both players, always in this order: the allowance spans the
+    # presets, so two results of one player ending at once (correspondence) wait in turn.
+    locked = Rating.objects.select_for_update().filter(user_id__in=users)
+    rows = {r.user_id: r for r in locked.order_by("user_id", "preset") if r.preset == preset}
     before = {uid: glicko.Glicko(r.rating, r.rd, r.volatility) for uid, r in rows.items()}
+    now = timezone.now()
+    # Before either row counts this match: "new" is how the account stood when it began.
+    new = {uid: allowance.is_new(uid, now) for uid in users}
     changes = []
     for seat, user_id in enumerate(users):
         other = users[1 - seat]
         score = _score(match.winner_seat, seat)
-        new = glicko.after_match(before[user_id], before[other], score)
-        row = rows[user_id]
-        row.rating, row.rd, row.volatility = new
-        row.games += 1
-        row.save(update_fields=["rating", "rd", "volatility", "games", "updated_at"])
-        changes.append(
-            RatingChange.objects.create(
-                user_id=user_id,
-                opponent_id=other,
-                match=match,
-                preset=preset,
-                score=score,
-                before=before[user_id].rating,
-                after=new.rating,
-                rd_after=new.rd,
-            )
-        )
+        computed = glicko.after_match(before[user_id], before[other], score)
+        changes.append(_store(match, rows[user_id], other, score, computed, new[other], now))
     entries = [
         event_log.Entry(c.user_id, "rating", event_json(c, match, rows[c.user_id])) for c in changes
     ]
     event_log.record_all(entries)
     transaction.on_commit(lambda: forget_leaders(preset))
+
+
+def _store(
+    match: Match,
+    row: Rating,
+    other: int,
+    score: float,
+    computed: glicko.Glicko,
+    new_opponent: bool,
+    now: Any,
+) -> RatingChange:
+    """One player's rating after ``match`` as Glicko-2 ``computed`` it, its gain limited
+    against a new opponent (``allowance``); the change, stored."""
+    rating, limited = computed.rating, False
+    if new_opponent:
+        rating, limited = allowance.limit(row.user_id, row.rating, computed.rating, now)
+    before = row.rating
+    row.rating, row.rd, row.volatility = rating, computed.rd, computed.volatility
+    row.games += 1
+    row.save(update_fields=["rating", "rd", "volatility", "games", "updated_at"])
+    return RatingChange.objects.create(
+        user_id=row.user_id,
+        opponent_id=other,
+        match=match,
+        preset=row.preset,
+        score=score,
+        before=before,
+        after=rating,
+        rd_after=computed.rd,
+        glicko_after=computed.rating,
+        new_opponent=new_opponent,
+        limited=RatingChange.Limit.NEW_ACCOUNTS if limited else RatingChange.Limit.NONE,
+    )
 
 
 def _score(winner_seat: int | None, seat: int) -> float:
@@ -160,7 +200,8 @@ def _score(winner_seat: int | None, seat: int) -> float:
 
 
 def event_json(change: RatingChange, match: Match, rating: Rating) -> dict[str, Any]:
-    """A "rating" event's data: which match changed which rating, and by how much."""
+    """A "rating" event's data: which match changed which rating, and by how much (``change``
+    applied; ``glicko_change`` computed; ``limited``: why they differ, or None)."""
     return {
         "match": match.public_id,
         "preset": change.preset,
@@ -169,4 +210,6 @@ def event_json(change: RatingChange, match: Match, rating: Rating) -> dict[str, 
         "provisional": rating.provisional,
         "display": rating.display,
         "change": change.delta,
+        "glicko_change": change.glicko_delta,
+        "limited": change.limited or None,
     }

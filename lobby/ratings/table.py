@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from games import extras
 from games.models import Match, Seat
 
-from .models import RatedMatch, RatingChange
+from .models import Abort, RatedMatch, RatingChange
 from .reads import display_of_many
 from .results import DAILY_CAP
 
@@ -50,7 +50,7 @@ def result_lines(match: Match, reader: int | None) -> list[str]:
     if rated is None:
         return []
     if rated.outcome == RatedMatch.Outcome.ABORTED:
-        return [_("Aborted before both players made two moves: not rated.")]
+        return _aborted_lines(match, reader)
     if rated.outcome == RatedMatch.Outcome.CAPPED:
         return [
             _(
@@ -69,11 +69,41 @@ def result_lines(match: Match, reader: int | None) -> list[str]:
         change = changes.get(seat.user_id)
         if change is None:
             continue
-        values = {"name": seat.display_name, "rating": round(change.after), "change": change.signed}
+        values = {
+            "name": seat.display_name,
+            "rating": round(change.after),
+            "change": _shown(change),
+        }
         if number == reader:
             lines.append(_("Rating change: %(change)s, now %(rating)s.") % values)
         else:
             lines.append(_("%(name)s: %(change)s, now %(rating)s.") % values)
+    return lines
+
+
+def _shown(change: RatingChange) -> str:
+    """The change as the result line shows it: "+8", or "+8 (limited: ...)" with why."""
+    if change.limited != RatingChange.Limit.NEW_ACCOUNTS:
+        return change.signed
+    return _("%(change)s (limited: wins against new accounts)") % {"change": change.signed}
+
+
+def _aborted_lines(match: Match, reader: int | None) -> list[str]:
+    """Why an aborted match was not rated, and whose abort it counts as (``aborts``)."""
+    lines = [_("Aborted before the first hand was over: not rated.")]
+    abort = Abort.objects.filter(match=match).first()
+    quitter = next(
+        (s for s in _players(match).values() if abort and s.user_id == abort.user_id), None
+    )
+    if quitter is not None and quitter.number == reader:
+        lines.append(
+            _(
+                "It counts as an abort of yours: from the third in 24 hours, you wait a while "
+                "before your next lobby match."
+            )
+        )
+    elif quitter is not None:
+        lines.append(_("It counts as an abort for %(name)s.") % {"name": quitter.display_name})
     return lines
 
 

@@ -30,7 +30,7 @@ from lobby import event_feeds
 from lobby.broadcast import publish
 from lobby.models import Block, Challenge, display_name_of
 from lobby.presence import hidden_from, is_online, seen_over_http
-from lobby.ratings import eligibility
+from lobby.ratings import aborts, eligibility
 
 from .pairing import check_free, check_not_blocked, check_rules, name_of, start_match
 
@@ -80,6 +80,7 @@ def challenge(
     name = display_name_of(challenged)
     if Block.objects.filter(blocker=challenger, blocked=challenged).exists():
         raise NotAllowed(_("You have blocked %(name)s. Unblock them first.") % {"name": name})
+    aborts.check(challenger.pk)
     if rated:
         eligibility.check(challenger.pk, [challenged.pk])
     now = timezone.now()
@@ -208,6 +209,7 @@ def _lock_open(item: Challenge, user: AbstractBaseUser, now: datetime) -> None:
         raise Conflict(_("%(name)s has left the lobby.") % {"name": name_of(item.challenger_id)})
     check_not_blocked(user.pk, item.challenger_id)
     check_free([item.challenger_id, item.challenged_id], user.pk, item.days_per_move)
+    aborts.check(user.pk, [item.challenger_id])
     if item.rated:
         eligibility.check(user.pk, [item.challenger_id, item.challenged_id])
 

@@ -51,7 +51,7 @@ from lobby.broadcast import publish_to, send_to_match
 from lobby.event_feeds import person_json
 from lobby.models import Block, PoolEntry
 from lobby.presence import busy_user_ids, seen_over_http
-from lobby.ratings import eligibility
+from lobby.ratings import aborts, eligibility
 from lobby.ratings.glicko import START_RATING
 from lobby.ratings.models import Rating
 
@@ -125,6 +125,7 @@ def join_pool(
     seen_over_http(user)
     target = check_rules(preset, target)
     days = check_days(days_per_move)
+    aborts.check(user.pk)
     if rated:
         eligibility.check(user.pk)
     clock = now  # what the pass after the join goes by: the time it runs at when None

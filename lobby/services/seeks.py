@@ -20,7 +20,7 @@ from ginsite.refusals import Conflict, NotAllowed, NotFound, Refused
 from lobby.broadcast import publish
 from lobby.models import Block, Seek
 from lobby.presence import hidden_from, seen_over_http
-from lobby.ratings import eligibility
+from lobby.ratings import aborts, eligibility
 
 from .pairing import check_free, check_rules, name_of, start_match
 
@@ -47,6 +47,7 @@ def post_seek(
     seen_over_http(user)
     target = check_rules(preset, target)
     days = check_days(days_per_move)
+    aborts.check(user.pk)
     if rated:
         eligibility.check(user.pk)
     try:
@@ -76,6 +77,7 @@ def accept_seek(seek: Seek, user: AbstractBaseUser) -> Match:
     if seek.poster_id in hidden_from(user.pk):
         # The poster blocked this player, who does not see the seek: as if it were gone.
         raise _gone()
+    aborts.check(user.pk, [seek.poster_id])
     now = timezone.now()
     with transaction.atomic():
         lock_players([seek.poster_id, user.pk])

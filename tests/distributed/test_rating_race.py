@@ -18,7 +18,7 @@ from ginsite.refusals import Refused
 from lobby import event_log
 from lobby.ratings.models import RatedMatch, Rating, RatingChange
 from tests.distributed.test_scale_out import _needs_distributed_setup  # noqa: F401
-from tests.lobby.rating_helpers import challenge_match, play, verified
+from tests.lobby.rating_helpers import challenge_match, eligible, next_hand, play
 
 pytestmark = [pytest.mark.distributed, pytest.mark.django_db(transaction=True)]
 
@@ -58,9 +58,10 @@ def test_a_resignation_and_a_claim_at_once_rate_once(
 ):
     alice = django_user_model.objects.create_user(username=f"alice{round_}")
     bob = django_user_model.objects.create_user(username=f"bob{round_}")
-    verified(alice, bob)
+    eligible(alice, bob)
     match = challenge_match(alice, bob)
     play(match)
+    next_hand(match)  # someone is to move again, and the other may claim
     match.refresh_from_db()
     mover = load_state(match).to_act
     seqs = {u.pk: event_log.last_seq(u.pk) for u in (alice, bob)}

@@ -18,7 +18,7 @@ from lobby.ratings.reads import ratings_of
 from tests.api.conftest import API
 
 from .correspondence_helpers import Clock, correspondence_match, to_act
-from .rating_helpers import play
+from .rating_helpers import next_hand, play
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -116,7 +116,8 @@ def test_the_table_shows_the_days_not_a_live_clock(clock: Clock, alice: User, bo
 
 def test_a_correspondence_win_on_time_is_rated(clock: Clock, alice: User, bob: User) -> None:
     match = correspondence_match(alice, bob, days=3, rated=True)
-    play(match)  # both make two moves: not aborted
+    play(match)  # the first hand is over: not aborted
+    next_hand(match)
     waiting = 1 - to_act(match)  # type: ignore[operator]
     clock.advance(days=3, seconds=1)
     services.claim_win(match, waiting, match.version)

@@ -105,6 +105,7 @@ def test_the_api_pages_the_same_board(matches, alice):
         "rating": 1529,
         "rd": 80,
         "recent": 10,
+        "bot": False,
     }
     two = body(api.get("/leaderboards/standard", page=2))
     assert [p["rank"] for p in two["players"]] == [26, 27, 28, 29, 30]
@@ -130,3 +131,34 @@ def test_the_lobby_links_the_leaderboards(alice):
     client = Client()
     client.force_login(alice)
     assert 'href="/leaderboards/standard/"' in client.get("/lobby/").content.decode()
+
+
+def test_a_bot_is_listed_with_its_badge(matches, alice):
+    from tests.api.conftest import Api, body, token_for
+
+    bot = _regular("botty", 1900, matches)
+    bot.profile.plays_by_bot = True
+    bot.profile.save()
+    _regular("human", 1800, matches)
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/leaderboards/standard/").content.decode()
+    first, second = page.split('data-rank="1">')[1].split('data-rank="2">')
+    assert 'class="badge bot"' in first and "botty" in first
+    assert 'class="badge bot"' not in second.split("</li>")[0]
+    players = body(Api(token_for(alice)).get("/leaderboards/standard"))["players"]
+    assert [(p["username"], p["bot"]) for p in players] == [("botty", True), ("human", False)]
+
+
+def test_a_closed_account_leaves_the_boards_at_once(matches, django_capture_on_commit_callbacks):
+    closing = _regular("closing", 2000, matches)
+    leaving = _regular("leaving", 1950, matches)
+    _regular("steady", 1900, matches)
+    assert _names() == ["closing", "leaving", "steady"]  # and cached
+    with django_capture_on_commit_callbacks(execute=True):
+        closing.is_active = False
+        closing.save()
+    assert _names() == ["leaving", "steady"]
+    with django_capture_on_commit_callbacks(execute=True):
+        leaving.delete()
+    assert _names() == ["steady"]

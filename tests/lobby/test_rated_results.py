@@ -17,7 +17,7 @@ from lobby.ratings import results
 from lobby.ratings.models import RatedMatch, RatingChange
 from lobby.ratings.reads import ratings_of
 
-from .rating_helpers import challenge_match, play, rating, resign
+from .rating_helpers import challenge_match, next_hand, play, play_moves, rating, resign
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -46,6 +46,7 @@ def test_it_rates_a_resigned_match_for_both_players(alice: User, bob: User):
 def test_it_rates_a_win_on_time(alice: User, bob: User, monkeypatch: pytest.MonkeyPatch):
     match = challenge_match(alice, bob)
     play(match)
+    next_hand(match)  # someone is to move again
     match.refresh_from_db()
     waiting = 1 - load_state(match).to_act
     monkeypatch.setattr(endings, "claimable", lambda m, seat: True)
@@ -66,7 +67,7 @@ def test_a_casual_match_changes_no_rating(alice: User, bob: User):
 
 def test_a_match_resigned_before_both_made_two_moves_is_aborted(alice: User, bob: User):
     match = challenge_match(alice, bob)
-    play(match, moves_each=1)
+    play_moves(match, 1)
     resign(match, 0)
     assert _outcome(match) == "aborted"
     assert rating(alice) is None and rating(bob) is None
@@ -153,7 +154,9 @@ def test_the_table_shows_ratings_and_the_rating_change(alice: User, bob: User):
     resign(match, 1)
     won = RatingChange.objects.get(match=match, user=alice)
     page = _table(alice, match)
-    assert f"Rating change: {won.signed}, now {round(won.after)}." in page
+    # bob is a new account (no rated results yet): alice's gain is within her allowance.
+    limited = f"{won.signed} (limited: wins against new accounts)"
+    assert f"Rating change: {limited}, now {round(won.after)}." in page
     lost = RatingChange.objects.get(match=match, user=bob)
     assert f"bob: {lost.signed}, now {round(lost.after)}." in page
     assert won.signed.startswith("+") and lost.signed.startswith("-")
@@ -161,9 +164,11 @@ def test_the_table_shows_ratings_and_the_rating_change(alice: User, bob: User):
 
 def test_the_table_says_why_a_match_was_not_rated(alice: User, bob: User):
     aborted = challenge_match(alice, bob)
-    play(aborted, moves_each=1)
+    play_moves(aborted, 1)
     resign(aborted, 0)
-    assert "Aborted before both players made two moves: not rated." in _table(bob, aborted)
+    page = _table(bob, aborted)
+    assert "Aborted before the first hand was over: not rated." in page
+    assert "It counts as an abort for alice." in page  # alice resigned it
     casual = challenge_match(alice, bob, rated=False)
     play(casual)
     resign(casual, 0)
