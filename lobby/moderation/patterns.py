@@ -8,7 +8,9 @@ and matches behind it, and the page links it to the player's evidence:
 - many rated wins against new accounts: at least NEW_ACCOUNT_WINS wins over accounts younger
   than ``evidence.NEW_ACCOUNT_DAYS`` when the match was played (a farm of throw-away accounts);
 - wins by resignation within a few moves: at least QUICK_RESIGNATIONS rated matches the
-  opponent resigned before the two had made QUICK_MOVES moves at the cards together;
+  opponent resigned before the two had made QUICK_MOVES moves at the cards together in the
+  hand then in play (a match resigned in its first hand is aborted, not rated, so a farm now
+  plays one hand out and resigns as the next is dealt);
 - many aborts: at least MANY_ABORTS aborted rated matches (``evidence.abort_counts``).
 """
 
@@ -19,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, F
+from django.db.models import F
 from django.utils import timezone
 
 from games.models import Action, Match, Seat
@@ -82,12 +84,7 @@ def _quick_resignations(since: datetime, now: datetime) -> list[Suspicion]:
         status=Match.Status.RESIGNED, finished_at__gte=since, rated__isnull=False
     ).exclude(rated__outcome=RatedMatch.Outcome.RESTARTED)
     ended = dict(resigned.values_list("pk", "winner_seat"))
-    moves = (
-        Action.objects.filter(match_id__in=list(ended), payload__type__in=sorted(MOVES))
-        .values("match_id")
-        .annotate(n=Count("pk"))
-    )
-    made = {row["match_id"]: row["n"] for row in moves}
+    made = _moves_in_last_hand(list(ended))
     quick = [pk for pk in ended if made.get(pk, 0) < QUICK_MOVES]
     seats = Seat.objects.filter(match_id__in=quick, user_id__isnull=False)
     by_player: dict[int, list[tuple[str, str]]] = defaultdict(list)
@@ -105,6 +102,18 @@ def _quick_resignations(since: datetime, now: datetime) -> list[Suspicion]:
         for user_id, found in by_player.items()
         if len(found) >= QUICK_RESIGNATIONS
     ]
+
+
+def _moves_in_last_hand(match_ids: list[int]) -> dict[int, int]:
+    """For each match, the moves at the cards made since its last hand was dealt."""
+    made: dict[int, int] = defaultdict(int)
+    kinds = sorted(MOVES | {"next_hand"})
+    actions = Action.objects.filter(match_id__in=match_ids, payload__type__in=kinds)
+    for match_id, kind in actions.order_by("match_id", "seq").values_list(
+        "match_id", "payload__type"
+    ):
+        made[match_id] = 0 if kind == "next_hand" else made[match_id] + 1
+    return made
 
 
 def _many_aborts(now: datetime) -> list[Suspicion]:

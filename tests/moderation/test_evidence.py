@@ -70,7 +70,7 @@ def test_it_shows_the_matches_between_the_two_with_their_evidence(
 ) -> None:
     rated = challenge_match(alice, bob)
     play(rated)
-    resign(rated, 1)  # bob resigns after two moves each: rated, alice wins
+    resign(rated, 1)  # bob resigns after the first hand: rated, alice wins
     Match.objects.filter(pk=rated.pk).update(
         finished_at=rated.created_at + timedelta(minutes=4, seconds=31)
     )
@@ -93,7 +93,9 @@ def test_it_shows_the_matches_between_the_two_with_their_evidence(
     assert 'data-rated="aborted"' in aborted_row[: aborted_row.index("</tr>")]
     assert "Aborted" in aborted_row[: aborted_row.index("</tr>")]
     assert "resigns to his friends" in html
-    assert "<dd data-aborts>1</dd>" in html
+    # The abort was alice's (she resigned before the first hand was over), not bob's.
+    assert "<dd data-aborts>0</dd>" in html
+    assert "<dd data-aborts>1</dd>" in _evidence_page(moderator, "alice")
 
 
 def test_it_shows_the_reported_player_s_recent_rated_matches(
