@@ -15,14 +15,14 @@ from ninja import Field, Query, Router, Schema
 
 from games import records
 from games.starts import client_address
-from ginsite.apikit import ERRORS, Error, Preset, user_of
+from ginsite.apikit import ERRORS, Error, Params, Preset, user_of
 from lobby import event_feeds, friends, presence
 from lobby import services as lobby_services
 
 router = Router()
 
 
-class SearchQuery(Schema):
+class SearchQuery(Params):
     q: str = Field(
         description="The start of a display name, 2 to 24 characters; case, width and "
         "look-alike letters do not matter (a Cyrillic а finds an a).",

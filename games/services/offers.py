@@ -13,6 +13,7 @@ from games import access, events, outbox
 from games.engine import Ruleset
 from games.models import Match, Offer
 from games.presence import is_live
+from ginsite import numbers
 from ginsite.refusals import NotAllowed, Refused
 
 from .checks import copy_row, lock_for
@@ -125,7 +126,4 @@ def restart_local(match: Match, version: Any) -> Match:
 
 
 def _int_or_none(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
+    return numbers.parse(value)

@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema
 
-from ginsite.apikit import ERRORS, Error, Preset, user_of
+from ginsite.apikit import ERRORS, Error, Params, Preset, user_of
 from lobby import services as lobby_services
 from lobby.models import display_name_of
 
@@ -58,7 +58,7 @@ class Leaderboard(Schema):
     players: list[Leader]
 
 
-class PageQuery(Schema):
+class PageQuery(Params):
     page: int = Field(1, ge=1, le=100)
 
 
