@@ -369,17 +369,28 @@ CHALLENGE_LIMIT_WINDOW = envint("CHALLENGE_LIMIT_WINDOW", 60)
 BEA_MATCH_LIMIT_PER_PLAYER = envint("BEA_MATCH_LIMIT_PER_PLAYER", 10)
 BEA_MATCH_LIMIT_PER_ADDRESS = envint("BEA_MATCH_LIMIT_PER_ADDRESS", 20)
 BEA_MATCH_LIMIT_WINDOW = envint("BEA_MATCH_LIMIT_WINDOW", 600)
+# Lessons (games.lesson) one browser may start, and visitors without an account from one client
+# address, in each window of seconds: each is a match stored for a day (games.starts).
+LESSON_LIMIT_PER_BROWSER = envint("LESSON_LIMIT_PER_BROWSER", 10)
+LESSON_LIMIT_PER_ADDRESS = envint("LESSON_LIMIT_PER_ADDRESS", 20)
+LESSON_LIMIT_WINDOW = envint("LESSON_LIMIT_WINDOW", 600)
 # Player searches (page, lobby box and API together) one player, and one client address, may
 # make in each window of seconds: without a cap a script lists every account by walking the
 # two-letter prefixes (lobby.friends).
 SEARCH_LIMIT_PER_PLAYER = envint("SEARCH_LIMIT_PER_PLAYER", 20)
 SEARCH_LIMIT_PER_ADDRESS = envint("SEARCH_LIMIT_PER_ADDRESS", 60)
 SEARCH_LIMIT_WINDOW = envint("SEARCH_LIMIT_WINDOW", 60)
-_WINDOWS = (API_RATE_WINDOW, CHALLENGE_LIMIT_WINDOW, BEA_MATCH_LIMIT_WINDOW, SEARCH_LIMIT_WINDOW)
+_WINDOWS = (
+    API_RATE_WINDOW,
+    CHALLENGE_LIMIT_WINDOW,
+    BEA_MATCH_LIMIT_WINDOW,
+    LESSON_LIMIT_WINDOW,
+    SEARCH_LIMIT_WINDOW,
+)
 if min(_WINDOWS) <= 0:
     raise ImproperlyConfigured(
-        "API_RATE_WINDOW, CHALLENGE_LIMIT_WINDOW, BEA_MATCH_LIMIT_WINDOW and SEARCH_LIMIT_WINDOW "
-        "must be more than 0"
+        "API_RATE_WINDOW, CHALLENGE_LIMIT_WINDOW, BEA_MATCH_LIMIT_WINDOW, LESSON_LIMIT_WINDOW "
+        "and SEARCH_LIMIT_WINDOW must be more than 0"
     )
 
 # Web Push (README, "Configuration"): the site signs its pushes with this VAPID private key
