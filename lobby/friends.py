@@ -16,6 +16,7 @@ Only a search that is looked up counts: one refused for its length does no work.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -36,17 +37,24 @@ if TYPE_CHECKING:
 MAX_RESULTS = 20
 
 
-def search_query(raw: str) -> str:
-    """The search as a name key, or ``Refused`` for a search no name could match."""
+# What a search may be, as the API's schema says it (``lobby.api_players.SearchQuery``) and the
+# page checks it: at most MAX_CHARS characters, two of them at least other than spaces (and no
+# NUL). The rule is on the text as sent, so that a client can know it; what normalising then
+# leaves too short to be a name's start ("a" and a combining accent, a tab and "a") finds
+# nobody rather than everyone whose name starts with "a".
+QUERY_PATTERN = r"^ *[^ \x00][^\x00]*[^ \x00] *$"
+
+
+def search_query(raw: str) -> str | None:
+    """The search as a name key; None when no name could start with it; ``Refused`` for a
+    search outside the rule above."""
     # Length first: a search of 10,000 characters is refused before any work on it.
-    if len(raw) > names.MAX_CHARS * 2:
+    if len(raw) > names.MAX_CHARS:
         raise Refused(_("Search for at most %(n)s characters.") % {"n": names.MAX_CHARS})
-    query = names.normalise(raw)
-    if len(query) < names.MIN_CHARS:
+    if not re.fullmatch(QUERY_PATTERN, raw):
         raise Refused(_("Type at least %(n)s characters of a name.") % {"n": names.MIN_CHARS})
-    if len(query) > names.MAX_CHARS:
-        raise Refused(_("Search for at most %(n)s characters.") % {"n": names.MAX_CHARS})
-    return names.key(query)
+    query = names.normalise(raw)
+    return names.key(query) if len(query) >= names.MIN_CHARS else None
 
 
 def search(viewer: AbstractBaseUser, raw: str, address: str) -> list[Any]:
@@ -54,6 +62,8 @@ def search(viewer: AbstractBaseUser, raw: str, address: str) -> list[Any]:
     name, at most MAX_RESULTS; nobody hidden from ``viewer`` by a block. ``TooMany`` past
     the searches ``viewer`` or ``address`` (the client's) may make in the window."""
     key = search_query(raw)
+    if key is None:
+        return []
     _count_search(viewer.pk, address)
     return list(
         get_user_model()
