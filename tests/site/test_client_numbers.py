@@ -124,6 +124,11 @@ class World:
                 "/lobby/seeks/", {"preset": "standard", "target": v}, **HTMX
             ),
             "pool tile": lambda v: page.post("/lobby/pool/", {"tile": f"standard:{v}"}, **HTMX),
+            "private table target": lambda v: page.post(
+                "/games/friend/", {"preset": "standard", "target": v}
+            ),
+            "accept challenge id": lambda v: page.post(f"/lobby/challenges/{q(v)}/accept"),
+            "revoke token id": lambda v: page.post(f"/settings/api-tokens/{q(v)}/revoke"),
             "api events since": lambda v: self.api("get", f"/events?since={q(v)}"),
             "api events limit": lambda v: self.api("get", f"/events?limit={q(v)}"),
             "api history page": lambda v: self.api("get", f"/me/matches/history?page={q(v)}"),
