@@ -186,6 +186,13 @@ def kept_apart(user_id: int) -> set[int]:
     return found
 
 
+def players_kept_apart(match: Match) -> bool:
+    """Are the two players of ``match`` kept apart (a block either way, since they sat
+    down)? Then neither reaches the other through it: no quick message, no offer."""
+    users = [seat.user_id for seat in match.seats.all() if seat.user_id is not None]
+    return len(users) == 2 and users[1] in kept_apart(users[0])
+
+
 def open_to_guests(public_id: str) -> bool:
     """May a visitor without an account hold a seat at ``public_id``: a private table's, or a
     guest's against Bea or in a lesson? (The pages ask first, to send anyone else to sign in.)"""

@@ -21,7 +21,18 @@ from games.engine import legal_actions
 from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
 from games.state_cache import load_state
-from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, WholeNumber, user_of
+from ginsite.apikit import (
+    ERRORS,
+    ApiError,
+    Body,
+    Error,
+    Params,
+    Preset,
+    Target,
+    WholeNumber,
+    user_of,
+)
+from ginsite.numbers import PathInt
 from ginsite.refusals import Refused
 
 from .api_replays import ReplayOut
@@ -142,7 +153,7 @@ class Answered(Schema):
     next: str | None = Field(description="The match an accepted offer started.")
 
 
-class MatchQuery(Schema):
+class MatchQuery(Params):
     status: Literal["active", "finished", "all"] = "all"
     limit: int = Field(50, ge=1, le=200)
 
@@ -193,7 +204,7 @@ class HistoryPage(Schema):
     results: list[HistoryRow]
 
 
-class HistoryQuery(Schema):
+class HistoryQuery(Params):
     page: int = Field(1, ge=1, le=1_000_000)
     per_page: int = Field(history.PAGE_SIZE, ge=1, le=100)
 
@@ -389,7 +400,7 @@ def get_match(request: HttpRequest, match_id: str) -> dict[str, Any]:
     response={200: ReplayOut, ERRORS: Error},
     tags=["matches"],
 )
-def hand_replay(request: HttpRequest, match_id: str, hand_number: int) -> dict[str, Any]:
+def hand_replay(request: HttpRequest, match_id: str, hand_number: PathInt) -> dict[str, Any]:
     """A finished hand, move by move: both hands at every step, Bea's notes, the result. For
     the players and anyone who may watch the match; a hand still in play is 404, like one that
     does not exist."""
@@ -479,7 +490,7 @@ def make_offer(request: HttpRequest, match_id: str, body: OfferIn) -> Status:
 def answer_offer(
     request: HttpRequest,
     match_id: str,
-    offer_id: int,
+    offer_id: PathInt,
     answer: Literal["accept", "decline", "withdraw"],
     body: VersionIn,
 ) -> dict[str, Any]:

@@ -4,22 +4,26 @@ streams as ``message`` events and the tables as bubbles."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpRequest
 from ninja import Field, Router, Schema
 
 from games import access, quick_messages
-from ginsite.apikit import ERRORS, ApiError, Error, user_of
+from ginsite.apikit import ERRORS, ApiError, Body, Error, user_of
 
 router = Router()
 
 _IDS = ", ".join(f"`{key}`" for key in quick_messages.MESSAGES)
 
 
-class MessageIn(Schema):
-    message: str = Field(
-        description=f"One of {_IDS}; any other id is refused (422 `unknown_message`).",
+# The fixed set, spelled out so that the schema says it (tests/api check it against MESSAGES).
+MessageId = Literal["good_luck", "good_game", "nice_gin", "thanks", "well_played", "oops"]
+
+
+class MessageIn(Body):
+    message: MessageId = Field(
+        description=f"One of {_IDS}; any other id is refused (400 `malformed`).",
         examples=["good_luck"],
     )
 
@@ -31,8 +35,8 @@ class MessageOut(Schema):
     text: str = Field(description="The phrase in English (each reader's table shows their own).")
 
 
-class MuteIn(Schema):
-    muted: bool
+class MuteIn(Body):
+    muted: bool = Field(description="true mutes, false shows them again (no 0 or 1).")
 
 
 class MuteOut(Schema):

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ginsite import numbers
 from ginsite.refusals import Refused
 
 from .labels import PRESET_NAMES
@@ -41,13 +42,11 @@ def check_days(value: Any) -> int | None:
     else is refused, and nothing changes."""
     if value is None or value == "":
         return None
-    if isinstance(value, bool):
-        raise _bad_days()
-    try:
-        days = int(value)
-    except (TypeError, ValueError):
-        raise _bad_days() from None
-    if days not in DAYS_CHOICES or str(value).strip() not in (str(days), f"{days}.0"):
+    # 3.0 is the number 3 to JSON; "3.0" from a form is not a whole number.
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    days = numbers.parse(value)
+    if days not in DAYS_CHOICES:
         raise _bad_days()
     return days
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from games.ai import LEVELS
 from games.engine import is_card
 from games.services import TARGETS
+from ginsite import numbers
 
 PRESET_CHOICES = [
     (
@@ -95,12 +96,14 @@ class MoveForm(forms.Form):
     # The page's own random seed (docs/fairness.md): for the hand being shuffled, or in an
     # older match with this seat's first move of a hand; the engine checks its form.
     seed = forms.CharField(required=False, max_length=64, strip=True)
-    version = forms.IntegerField(
+    version = numbers.WholeNumberField(
         min_value=0,
+        max_value=numbers.LARGEST,
         error_messages={
             "required": _("Every move must say which version of the table it was made on."),
             "invalid": _("The version of the table must be a whole number."),
             "min_value": _("The version of the table must be a whole number."),
+            "max_value": _("The version of the table must be a whole number."),
         },
     )
 

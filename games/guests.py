@@ -22,7 +22,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import services
+from games import lookups, services
 from games.access import hash_key
 from games.models import Match, Seat
 from ginsite.refusals import Refused
@@ -84,25 +84,27 @@ def start(
     if level not in LEVELS:
         raise Refused(_("Unknown level for Bea."))
     rules = services.ruleset(preset, target)
-    running = running_match(key)
-    if running is not None and not replace_running:
-        raise services.BeaMatchRunning(running)
-    if admit is not None:
-        admit()
-    if running is not None:
-        with contextlib.suppress(services.MatchClosed):  # it ended meanwhile
-            services.abandon(running, 0, services.CURRENT)
-        previous = running
-    return services.create_match(
-        Match.Kind.BEA,
-        rules,
-        (
-            services.SeatSpec(Seat.Kind.GUEST, guest_key_hash=hash_key(key)),
-            services.SeatSpec(Seat.Kind.BEA, bea_level=level),
-        ),
-        previous=previous,
-        deck=deck,
-    )
+    with transaction.atomic():
+        lookups.lock_guest(hash_key(key))  # as a player's row: starts of one guest take turns
+        running = running_match(key)
+        if running is not None and not replace_running:
+            raise services.BeaMatchRunning(running)
+        if admit is not None:
+            admit()
+        if running is not None:
+            with contextlib.suppress(services.MatchClosed):  # it ended meanwhile
+                services.abandon(running, 0, services.CURRENT)
+            previous = running
+        return services.create_match(
+            Match.Kind.BEA,
+            rules,
+            (
+                services.SeatSpec(Seat.Kind.GUEST, guest_key_hash=hash_key(key)),
+                services.SeatSpec(Seat.Kind.BEA, bea_level=level),
+            ),
+            previous=previous,
+            deck=deck,
+        )
 
 
 def adopt(key: str | None, user: AbstractBaseUser) -> int:

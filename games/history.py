@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from games.labels import PRESET_NAMES
 from games.models import Match, Seat
+from ginsite import numbers
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -109,5 +110,5 @@ def page_of(
     user: AbstractBaseUser, number: Any, per_page: int = PAGE_SIZE
 ) -> tuple[Page, list[Row]]:  # type: ignore[type-arg]
     """One page of the player's matches (a bad or too high number gives the nearest page)."""
-    page = Paginator(matches_of(user), per_page).get_page(number)
+    page = Paginator(matches_of(user), per_page).get_page(numbers.parse(number, low=1) or 1)
     return page, [_row(m, user) for m in page.object_list]

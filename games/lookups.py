@@ -16,6 +16,26 @@ from django.db.transaction import TransactionManagementError
 from games.models import Action, Announcement, Match, Offer, Seat
 from ginsite import rows
 
+# The advisory locks' first key for a guest's starts: "bea" (the event log's is "gin").
+_GUEST_STARTS_LOCK = 0x626561
+
+
+def lock_guest(key_hash: str) -> None:
+    """Hold the guest whose key hashes to ``key_hash`` until the transaction ends, as
+    ``services.lock_players`` holds a player's row: a guest has no row, so on PostgreSQL a
+    transaction-level advisory lock on (``_GUEST_STARTS_LOCK``, 31 bits of the hash) stands
+    in for it (another guest sharing those bits merely waits its turn). SQLite's
+    transactions here take the write lock when they begin, so there it is held already."""
+    if connection.vendor != "postgresql":
+        return
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("lock_guest holds its lock until the commit")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s, %s)",
+            [_GUEST_STARTS_LOCK, int(key_hash[:8], 16) & 0x7FFFFFFF],
+        )
+
 
 @cache
 def _held_seat_sql(vendor: str) -> tuple[str, rows.Columns, rows.Columns]:

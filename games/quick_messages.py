@@ -7,9 +7,11 @@ the page and the API alike), the table's group hears ``{"type": "match.quick_mes
 the seat and the message's id after the commit, and each table socket renders the bubble for
 its own reader (``bubble``) unless that reader muted the match. Watchers see the bubbles (the
 phrases are fixed and friendly, and they are part of the match as it is played, like the moves)
-but cannot send. ``sent`` tells the subscribers (the lobby's event streams) of each message.
-One per COOLDOWN_SECONDS per player (``ginsite.limits.cooldown``); an account a moderator
-muted is refused (``silenced``, answered by ``lobby.moderation``).
+but cannot send. Two players kept apart by a block (``access.players_kept_apart``) send none to
+each other, in any match they share, running or over. ``sent`` tells the subscribers (the
+lobby's event streams) of each message. One per COOLDOWN_SECONDS per player
+(``ginsite.limits.cooldown``); an account a moderator muted is refused (``silenced``, answered
+by ``lobby.moderation``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ginsite import limits
 from ginsite.pushes import group_send_after_commit
 from ginsite.refusals import NotAllowed, Refused, TooMany
 
-from . import events
+from . import access, events
 from .models import Match, MessageMute, Seat
 
 # The stable ids clients send, and the phrases people see.
@@ -106,6 +108,12 @@ def send(match: Match, seat: int | None, message: str) -> None:
     if not available(match):
         raise NotAllowed(_("Quick messages are for matches between two people."))
     _refuse_if_silenced(match, seat)
+    if access.players_kept_apart(match):
+        # A block either way, in this match or any other, running or over: the blocked
+        # player must not reach the blocker through a table they once shared (issue 39).
+        raise NotAllowed(
+            _("Quick messages between you and %(name)s are off.") % _other(match, seat)
+        )
     wait = limits.cooldown(_sender_key(match, seat), COOLDOWN_SECONDS)
     if wait is not None:
         raise TooMany(
@@ -115,6 +123,11 @@ def send(match: Match, seat: int | None, message: str) -> None:
         frame = {"type": "match.quick_message", "seat": seat, "message": message}
         group_send_after_commit(match.group_name, frame)
         events.tell(sent, about=f" on {match.public_id}", match=match, seat=seat, message=message)
+
+
+def _other(match: Match, seat: int) -> dict[str, str]:
+    other = next((s for s in match.seats.all() if s.number != seat), None)
+    return {"name": other.display_name if other is not None else ""}
 
 
 def muted_readers(match_id: int) -> set[str]:

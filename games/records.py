@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, F, Q, QuerySet
 
+from games import access
 from games.labels import PRESET_NAMES
 from games.models import Match, Seat, seats_with_players
 
@@ -91,12 +92,20 @@ class PublicRow:
         }
 
 
-def recent_matches(user: AbstractBaseUser, limit: int = RECENT) -> list[PublicRow]:
-    """The player's latest lobby matches, running ones included (anyone may watch those)."""
+def recent_matches(user: AbstractBaseUser, viewer: Any, limit: int = RECENT) -> list[PublicRow]:
+    """The player's latest lobby matches as ``viewer`` may see them: running ones included
+    where ``viewer`` may watch them, that is signed in and kept apart (``access.kept_apart``,
+    a block either way) from neither player, as the lobby's lists of matches do. So a
+    player blocked by another learns nothing of where the other is playing now, nor of the
+    running matches of those the other plays; a finished match is history and stays listed."""
+    matches = _public().filter(seats__user=user, seats__kind=Seat.Kind.PLAYER)
+    if viewer is None or not viewer.is_authenticated:
+        matches = matches.exclude(status=Match.Status.ACTIVE)
+    elif apart := access.kept_apart(viewer.pk):
+        running = Seat.objects.filter(user_id__in=apart, match__status=Match.Status.ACTIVE)
+        matches = matches.exclude(pk__in=running.values("match_id"))
     matches = (
-        _public()
-        .filter(seats__user=user, seats__kind=Seat.Kind.PLAYER)
-        .prefetch_related(seats_with_players())
+        matches.prefetch_related(seats_with_players())
         .distinct()
         .order_by("-created_at", "-pk")[:limit]
     )

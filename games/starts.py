@@ -1,17 +1,21 @@
-"""How many matches against Bea one may start: a match is stored for as long as its player
-may come back to it (30 days for a guest), so without a limit one script made 40 in 1.8 s
-from fresh browsers (issue 28).
+"""How many matches against Bea, and lessons, one may start: a match is stored for as long as
+its player may come back to it (30 days for a guest, a day for a lesson), so without a limit
+one script made 40 in 1.8 s from fresh browsers (issue 28), and 60 lessons in 3 s (issue 39).
 
 Counted in fixed windows of the shared cache (``ginsite.limits``), per player (an account,
 or a guest's key: BEA_MATCH_LIMIT_PER_PLAYER) and, for guests, per client address too
 (BEA_MATCH_LIMIT_PER_ADDRESS), since every fresh browser is a new guest. Only a match that is
 made counts: asking whether to abandon the running one does not. One player has one match
 against Bea running at a time anyway; a new one abandons it (``services.start_bea_match``).
+Lessons are counted alike in a budget of their own (``LESSON_LIMIT_*``): per browser (its guest
+key, which holds a lesson even for a signed-in player) and, for visitors without an account,
+per address.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -30,22 +34,37 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
-def admit(player: str, address: str | None) -> Callable[[], None]:
+@dataclass(frozen=True)
+class Budget:
+    """What one kind of start counts against: the cache keys' prefix, the settings of its
+    limits and window, and what a refusal says (given the seconds to wait)."""
+
+    name: str
+    per_player: str
+    per_address: str
+    window: str
+    from_address: Callable[[int], str]
+    by_player: Callable[[int], str]
+
+
+def admit(player: str, address: str | None, budget: Budget | None = None) -> Callable[[], None]:
     """The check to run once a match is sure to be made (``admit`` of the door): counts it
     for ``player`` (``"user:<id>"`` or ``"guest:<key hash>"``) and, given, for ``address``
-    (guests'), and raises ``TooManyMatches`` past either limit."""
+    (guests'), and raises ``TooManyMatches`` past either limit. Against Bea unless
+    ``budget`` says otherwise (``LESSONS``)."""
+    spent = budget or BEA
 
     def check() -> None:
-        window = settings.BEA_MATCH_LIMIT_WINDOW
+        window = getattr(settings, spent.window)
         if address is not None:
-            limit = settings.BEA_MATCH_LIMIT_PER_ADDRESS
-            retry = limits.over(f"bea-matches-from:{address}", limit, window)
+            limit = getattr(settings, spent.per_address)
+            retry = limits.over(f"{spent.name}-from:{address}", limit, window)
             if retry is not None:
-                raise TooManyMatches(_from_address(retry), retry)
-        limit = settings.BEA_MATCH_LIMIT_PER_PLAYER
-        retry = limits.over(f"bea-matches-by:{player}", limit, window)
+                raise TooManyMatches(spent.from_address(retry), retry)
+        limit = getattr(settings, spent.per_player)
+        retry = limits.over(f"{spent.name}-by:{player}", limit, window)
         if retry is not None:
-            raise TooManyMatches(_by_player(retry), retry)
+            raise TooManyMatches(spent.by_player(retry), retry)
 
     return check
 
@@ -66,3 +85,39 @@ def _by_player(retry: int) -> str:
         "You have started too many matches against Bea just now. Try again in %(seconds)d seconds.",
         retry,
     ) % {"seconds": retry}
+
+
+def _lessons_from_address(retry: int) -> str:
+    return ngettext(
+        "Too many lessons were started from your network just now. Try again in %(seconds)d "
+        "second, or sign in.",
+        "Too many lessons were started from your network just now. Try again in %(seconds)d "
+        "seconds, or sign in.",
+        retry,
+    ) % {"seconds": retry}
+
+
+def _lessons_by_player(retry: int) -> str:
+    return ngettext(
+        "You have started the lesson too often just now. Try again in %(seconds)d second.",
+        "You have started the lesson too often just now. Try again in %(seconds)d seconds.",
+        retry,
+    ) % {"seconds": retry}
+
+
+BEA = Budget(
+    "bea-matches",
+    "BEA_MATCH_LIMIT_PER_PLAYER",
+    "BEA_MATCH_LIMIT_PER_ADDRESS",
+    "BEA_MATCH_LIMIT_WINDOW",
+    _from_address,
+    _by_player,
+)
+LESSONS = Budget(
+    "lessons",
+    "LESSON_LIMIT_PER_BROWSER",
+    "LESSON_LIMIT_PER_ADDRESS",
+    "LESSON_LIMIT_WINDOW",
+    _lessons_from_address,
+    _lessons_by_player,
+)

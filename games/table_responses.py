@@ -23,6 +23,7 @@ from games.models import Match
 from games.readers import WATCHER, view_for
 from games.table.context import table_context
 from games.table.regions import REGIONS, render_regions, render_update
+from ginsite import numbers
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -114,8 +115,9 @@ def moved_response(
 
 
 def client_version(request: HtmxHttpRequest) -> int | None:
-    raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    """The version a form was made on; None (refused by the door as no version) for anything
+    but a whole number in ASCII digits."""
+    return numbers.parse(request.POST.get("version", ""))
 
 
 def watch_response(request: HtmxHttpRequest, match: Match, notice: str = "") -> HttpResponse:

@@ -50,6 +50,7 @@ from games.table_responses import (
     table_response,
     watch_response,
 )
+from ginsite import numbers
 from ginsite.htmx import go_to
 from ginsite.refusals import Refused
 
@@ -322,9 +323,8 @@ def replay(request: HtmxHttpRequest, public_id: str, hand: int) -> HttpResponse:
         review = replays.replay_of(match, hand)
     except replays.NoSuchHand:
         raise Http404(_("No such hand: it is not over yet, or there is none.")) from None
-    raw = request.GET.get("move", "")
-    # ASCII digits only, and few: "²" is a digit to isdigit() and not to int().
-    move = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 0
+    # Anything but a move's number in ASCII digits shows the start of the hand.
+    move = numbers.parse(request.GET.get("move", ""), high=999_999) or 0
     context = replays.page_context(review, move)
     if request.htmx:
         return HttpResponse(

@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Schema
-from pydantic import BeforeValidator, model_validator
+from pydantic import BeforeValidator, ValidationInfo, field_validator, model_validator
 
-from ginsite import limits
+from ginsite import limits, numbers
 from ginsite.refusals import Refused
 
 # Every status an operation may answer with besides its success; documented on each, so a
@@ -202,3 +202,21 @@ class Body(Schema):
         if _has_nul(obj):
             raise ValueError("Text may not contain NUL (\\u0000) characters.")
         return data
+
+
+class Params(Schema):
+    """A query's parameters. They arrive as text, so a number is read from it by the site's
+    one parser (``ginsite.numbers``: ASCII digits only, where pydantic would read " 1" and
+    "1_0" as numbers); its bounds are the field's own, which the schema states."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        field = cls.model_fields.get(info.field_name or "")
+        if field is not None and isinstance(value, str) and _is_number(field.annotation):
+            return numbers.from_text(value)
+        return value
+
+
+def _is_number(annotation: Any) -> bool:
+    return annotation is int or (int in get_args(annotation) and bool not in get_args(annotation))

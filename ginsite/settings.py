@@ -375,9 +375,28 @@ BEA_MATCH_LIMIT_WINDOW = envint("BEA_MATCH_LIMIT_WINDOW", 600)
 REPORT_LIMIT_PER_DAY = envint("REPORT_LIMIT_PER_DAY", 5)
 if REPORT_LIMIT_PER_DAY < 1:
     raise ImproperlyConfigured("REPORT_LIMIT_PER_DAY must be at least 1")
-if API_RATE_WINDOW <= 0 or CHALLENGE_LIMIT_WINDOW <= 0 or BEA_MATCH_LIMIT_WINDOW <= 0:
+# Lessons (games.lesson) one browser may start, and visitors without an account from one client
+# address, in each window of seconds: each is a match stored for a day (games.starts).
+LESSON_LIMIT_PER_BROWSER = envint("LESSON_LIMIT_PER_BROWSER", 10)
+LESSON_LIMIT_PER_ADDRESS = envint("LESSON_LIMIT_PER_ADDRESS", 20)
+LESSON_LIMIT_WINDOW = envint("LESSON_LIMIT_WINDOW", 600)
+# Player searches (page, lobby box and API together) one player, and one client address, may
+# make in each window of seconds: without a cap a script lists every account by walking the
+# two-letter prefixes (lobby.friends).
+SEARCH_LIMIT_PER_PLAYER = envint("SEARCH_LIMIT_PER_PLAYER", 20)
+SEARCH_LIMIT_PER_ADDRESS = envint("SEARCH_LIMIT_PER_ADDRESS", 60)
+SEARCH_LIMIT_WINDOW = envint("SEARCH_LIMIT_WINDOW", 60)
+_WINDOWS = (
+    API_RATE_WINDOW,
+    CHALLENGE_LIMIT_WINDOW,
+    BEA_MATCH_LIMIT_WINDOW,
+    LESSON_LIMIT_WINDOW,
+    SEARCH_LIMIT_WINDOW,
+)
+if min(_WINDOWS) <= 0:
     raise ImproperlyConfigured(
-        "API_RATE_WINDOW, CHALLENGE_LIMIT_WINDOW and BEA_MATCH_LIMIT_WINDOW must be more than 0"
+        "API_RATE_WINDOW, CHALLENGE_LIMIT_WINDOW, BEA_MATCH_LIMIT_WINDOW, LESSON_LIMIT_WINDOW "
+        "and SEARCH_LIMIT_WINDOW must be more than 0"
     )
 
 # Web Push (README, "Configuration"): the site signs its pushes with this VAPID private key

@@ -21,6 +21,7 @@ from games.models import Match
 from games.stats import player_stats
 from ginsite.apikit import ERRORS, Error, user_of
 from ginsite.dbwork import in_thread
+from ginsite.numbers import PathInt
 from lobby import completion, event_feeds, event_log, presence, tokens
 from lobby import services as lobby_services
 from lobby.api_players import public_record
@@ -49,7 +50,7 @@ router = Router()
 # --- Helpers ------------------------------------------------------------------------------------
 
 
-def _challenge_json(user: Any, challenge_id: int) -> dict[str, Any]:
+def _challenge_json(user: Any, challenge_id: PathInt) -> dict[str, Any]:
     """The challenge as it is now, as ``user`` sees it (read again after an action)."""
     return event_feeds.challenge_json(lobby_services.challenge_for(user, challenge_id), user.pk)
 
@@ -165,7 +166,7 @@ def create_challenge(request: HttpRequest, body: ChallengeIn) -> Status:
 @router.get(
     "/challenges/{challenge_id}", response={200: ChallengeOut, ERRORS: Error}, tags=["challenges"]
 )
-def get_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
+def get_challenge(request: HttpRequest, challenge_id: PathInt) -> dict[str, Any]:
     return _challenge_json(user_of(request), challenge_id)
 
 
@@ -174,7 +175,7 @@ def get_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
     response={201: Started, ERRORS: Error},
     tags=["challenges"],
 )
-def accept_challenge(request: HttpRequest, challenge_id: int) -> Status:
+def accept_challenge(request: HttpRequest, challenge_id: PathInt) -> Status:
     """Accept a challenge to you: the match starts (you play second)."""
     return _started(request, challenge_id, lobby_services.accept_challenge)
 
@@ -185,7 +186,7 @@ def accept_challenge(request: HttpRequest, challenge_id: int) -> Status:
     tags=["challenges"],
 )
 def decline_challenge(
-    request: HttpRequest, challenge_id: int, body: DeclineIn | None = None
+    request: HttpRequest, challenge_id: PathInt, body: DeclineIn | None = None
 ) -> dict[str, Any]:
     """Decline a challenge to you, with a reason the challenger sees, and perhaps a
     counter-proposal: the rules you would play instead."""
@@ -206,14 +207,14 @@ def decline_challenge(
     response={201: Started, ERRORS: Error},
     tags=["challenges"],
 )
-def accept_counter(request: HttpRequest, challenge_id: int) -> Status:
+def accept_counter(request: HttpRequest, challenge_id: PathInt) -> Status:
     """Accept the counter-proposal a challenge of yours was declined with: the match starts
     at once with the proposed rules (the player who proposed them plays first)."""
     return _started(request, challenge_id, lobby_services.accept_counter)
 
 
 def _started(
-    request: HttpRequest, challenge_id: int, accept: Callable[[Challenge, Any], Match]
+    request: HttpRequest, challenge_id: PathInt, accept: Callable[[Challenge, Any], Match]
 ) -> Status:
     """An accept of a challenge (or of its counter-proposal): the match and the challenge."""
     user = user_of(request)
@@ -226,7 +227,7 @@ def _started(
     response={200: ChallengeOut, ERRORS: Error},
     tags=["challenges"],
 )
-def cancel_challenge(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
+def cancel_challenge(request: HttpRequest, challenge_id: PathInt) -> dict[str, Any]:
     """Withdraw a challenge you sent."""
     user = user_of(request)
     lobby_services.cancel_challenge(lobby_services.challenge_for(user, challenge_id), user)
@@ -262,13 +263,13 @@ def post_seek(request: HttpRequest, body: SeekIn) -> Status:
 
 
 @router.get("/seeks/{seek_id}", response={200: SeekOut, ERRORS: Error}, tags=["seeks"])
-def get_seek(request: HttpRequest, seek_id: int) -> dict[str, Any]:
+def get_seek(request: HttpRequest, seek_id: PathInt) -> dict[str, Any]:
     user = user_of(request)
     return _seek_json(lobby_services.seek_for(seek_id, viewer=user), user)
 
 
 @router.post("/seeks/{seek_id}/accept", response={201: Started, ERRORS: Error}, tags=["seeks"])
-def accept_seek(request: HttpRequest, seek_id: int) -> Status:
+def accept_seek(request: HttpRequest, seek_id: PathInt) -> Status:
     """Accept a seek: the match starts (the poster plays first). The first accepter wins; later
     ones get 409."""
     user = user_of(request)
@@ -279,7 +280,7 @@ def accept_seek(request: HttpRequest, seek_id: int) -> Status:
 
 
 @router.post("/seeks/{seek_id}/cancel", response={200: SeekOut, ERRORS: Error}, tags=["seeks"])
-def cancel_seek(request: HttpRequest, seek_id: int) -> dict[str, Any]:
+def cancel_seek(request: HttpRequest, seek_id: PathInt) -> dict[str, Any]:
     user = user_of(request)
     lobby_services.cancel_seek(lobby_services.seek_for(seek_id), user)
     return _seek_json(lobby_services.seek_for(seek_id), user)

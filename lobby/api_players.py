@@ -14,20 +14,24 @@ from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema
 
 from games import records
-from ginsite.apikit import ERRORS, Error, Preset, user_of
+from games.starts import client_address
+from ginsite import names
+from ginsite.apikit import ERRORS, Error, Params, Preset, user_of
 from lobby import event_feeds, friends, presence
 from lobby import services as lobby_services
 
 router = Router()
 
 
-class SearchQuery(Schema):
+class SearchQuery(Params):
     q: str = Field(
-        description="The start of a display name, 2 to 24 characters; case, width and "
-        "look-alike letters do not matter (a Cyrillic а finds an a).",
-        # No NUL: the schema says so too, so that a client (and schemathesis) knows it is
-        # refused (400 malformed, as every NUL in a request is).
-        pattern=r"^[^\x00]*$",
+        description="The start of a display name: at most 24 characters, at least 2 of them "
+        "other than spaces; case, width and look-alike letters do not matter (a Cyrillic а "
+        "finds an a).",
+        # The whole rule, as the page checks it too (lobby.friends), no NUL included: what
+        # the schema allows is searched, anything else is 400 malformed.
+        max_length=names.MAX_CHARS,
+        pattern=friends.QUERY_PATTERN,
     )
 
 
@@ -85,7 +89,7 @@ def public_record(viewer: Any, other: Any) -> dict[str, Any]:
     me = viewer.pk == other.pk
     return {
         "record": [{k: r[k] for k in ("preset", "won", "lost")} for r in records.record(other)],
-        "recent_matches": [row.as_json() for row in records.recent_matches(other)],
+        "recent_matches": [row.as_json() for row in records.recent_matches(other, viewer)],
         "head_to_head": None if me else records.head_to_head(viewer, other),
         "following": not me and not hidden and lobby_services.follows(viewer, other),
     }
@@ -93,10 +97,12 @@ def public_record(viewer: Any, other: Any) -> dict[str, Any]:
 
 @router.get("/players", response={200: list[Found], ERRORS: Error}, tags=["players"])
 def search_players(request: HttpRequest, query: Query[SearchQuery]) -> list[dict[str, Any]]:
-    """Players whose display name starts with `q`, by name, at most 20. A search of fewer
-    than 2 or more than 24 characters is refused (422, nothing found or changed)."""
+    """Players whose display name starts with `q`, by name, at most 20. A search outside
+    the schema's rule is refused (400, nothing found or changed). Searches
+    are limited per player and per client address, the pages' searches counted too (429
+    `rate_limited` with `Retry-After`)."""
     user = user_of(request)
-    found = friends.search(user, query.q)
+    found = friends.search(user, query.q, client_address(request))
     online = presence.online_user_ids()
     return [{**event_feeds.person_json(p), "online": p.pk in online} for p in found]
 

@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 from ninja import Field, Schema
 
-from ginsite.apikit import Body, DaysPerMove, Preset, Target
+from ginsite.apikit import Body, DaysPerMove, Params, Preset, Target
+from ginsite.numbers import LARGEST
 from lobby import completion, event_log
 from lobby.api_players import HeadToHead, PresetRecord, PublicMatch
 from lobby.ratings.api import Standing
@@ -229,20 +230,22 @@ class EventPage(Schema):
 # --- Events -------------------------------------------------------------------------------------
 
 
-class EventQuery(Schema):
+class EventQuery(Params):
     since: int | None = Field(
         None,
         ge=0,
+        le=LARGEST,
         description="The last event number you have; omitted: only new events. A number past "
         "your last event is refused (422 `since_ahead`).",
     )
     limit: int = Field(100, ge=1, le=event_log.BATCH)
 
 
-class StreamQuery(Schema):
+class StreamQuery(Params):
     since: int | None = Field(
         None,
         ge=0,
+        le=LARGEST,
         description="The last event number you have; omitted: only new events. A number past "
         "your last event is refused (422 `since_ahead`).",
     )

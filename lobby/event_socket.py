@@ -25,7 +25,7 @@ from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from ginsite import origins
+from ginsite import numbers, origins
 from ginsite.apikit import ApiError, check_rate
 from ginsite.dbwork import in_thread
 from ginsite.language import in_language, reader_language
@@ -41,6 +41,8 @@ CLOSE_SINCE_AHEAD = 4422
 # library may send only 1000 and 3000-4999, and refused 1011, leaving the socket open and
 # silent.)
 CLOSE_STREAM_FAILED = 4500
+# A malformed query (a ``since`` that is no whole number), after an ``error`` frame.
+CLOSE_MALFORMED = 4400
 MAX_FRAME = 1024
 
 log = logging.getLogger(__name__)
@@ -72,9 +74,20 @@ def _authenticate(scope: dict[str, Any], query: dict[str, list[str]]) -> Any:
     return None
 
 
+class BadSince(Exception):
+    """A ``since`` that is not a whole number in ASCII digits."""
+
+
 def _since(query: dict[str, list[str]]) -> int | None:
+    """The query's ``since``: None when there is none (or it is empty), else its number;
+    ``BadSince`` for anything else, "①" and "-1" alike."""
     value = (query.get("since") or [""])[0]
-    return int(value) if value.isdigit() else None
+    if value == "":
+        return None
+    since = numbers.parse(value)
+    if since is None:
+        raise BadSince(value)
+    return since
 
 
 class EventsConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
@@ -95,7 +108,12 @@ class EventsConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
             return
         user, self.credential, self.language = found
         await self.accept()
-        since = _since(query)
+        try:
+            since = _since(query)
+        except BadSince:
+            await self._error("malformed", '"since" is a whole number in the digits 0-9.')
+            await self.close(code=CLOSE_MALFORMED)
+            return
         try:
             await in_thread(event_log.check_since)(user.pk, since)
         except event_log.SinceAhead as refused:

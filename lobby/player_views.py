@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import correspondence, history, records
 from games.labels import PRESET_NAMES
 from games.services import TARGETS
+from games.starts import client_address
 from games.stats import player_stats
 from ginsite.refusals import Refused
 from lobby import completion, friends, presence
@@ -33,14 +34,17 @@ def search(request: HttpRequest) -> HttpResponse:
     """Players whose name starts with ``q``; under htmx only the results, in place."""
     q = request.GET.get("q", "")
     context: dict[str, Any] = {"q": q[:100], "results": [], "error": "", "search_page": True}
-    status = 200
+    status, headers = 200, {}
     if "q" in request.GET:
         try:
-            context["results"] = friends.search(_me(request), q)
+            context["results"] = friends.search(_me(request), q, client_address(request))
         except Refused as refused:
-            context["error"], status = refused.message, refused.status
+            context["error"], status, headers = refused.message, refused.status, refused.headers
     template = "lobby/search_results.html" if request.htmx else "lobby/search.html"  # type: ignore[attr-defined]
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    for name, value in headers.items():
+        response[name] = value
+    return response
 
 
 @require_GET
@@ -83,7 +87,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "stats": player_stats(user),
         "ratings": profile_ratings(user),
         "record": records.record(user),
-        "recent": records.recent_matches(user),
+        "recent": records.recent_matches(user, request.user),
         "completion": completion.of(user.pk),
         "completion_last": completion.LAST,
         "is_me": is_me,

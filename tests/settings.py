@@ -42,7 +42,12 @@ STORAGES = {
 OUTBOX_SWEEP = False
 
 # Every test client is 127.0.0.1 and the limits' clock stands still (tests/conftest.py), so
-# the whole suite would share one window of new matches against Bea. The tests of the limit
-# set the shipped values (tests/games/test_bea_match_limits.py).
+# the whole suite would share one window of new matches against Bea (and of lessons, and of
+# player searches). The tests of the limits set the shipped values
+# (tests/games/test_bea_match_limits.py, test_lesson_limits.py, tests/lobby/test_search_limits.py).
 BEA_MATCH_LIMIT_PER_PLAYER = 100_000
 BEA_MATCH_LIMIT_PER_ADDRESS = 100_000
+LESSON_LIMIT_PER_BROWSER = 100_000
+LESSON_LIMIT_PER_ADDRESS = 100_000
+SEARCH_LIMIT_PER_PLAYER = 100_000
+SEARCH_LIMIT_PER_ADDRESS = 100_000

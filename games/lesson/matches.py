@@ -10,13 +10,14 @@ lesson: starting another deletes the earlier ones.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
 
-from games import access, services
+from games import access, lookups, services
 from games.access import hash_key
 from games.models import Match, Seat
 
@@ -41,10 +42,15 @@ def _lessons_of(key: str) -> QuerySet[Match]:
     )
 
 
-def start(key: str) -> Match:
-    """A new lesson for the browser holding guest key ``key``, in place of its earlier ones."""
+def start(key: str, admit: Callable[[], None] | None = None) -> Match:
+    """A new lesson for the browser holding guest key ``key``, in place of its earlier ones.
+    ``admit`` runs before anything changes (the door's limits, ``games.starts``)."""
     rules = services.ruleset(PRESET, TARGET)
     with transaction.atomic():
+        # Two starts of one browser take turns, so that it keeps one lesson.
+        lookups.lock_guest(hash_key(key))
+        if admit is not None:
+            admit()
         Match.objects.filter(pk__in=list(_lessons_of(key).values_list("pk", flat=True))).delete()
         return services.create_match(
             Match.Kind.LESSON,

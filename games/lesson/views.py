@@ -7,11 +7,12 @@ table's moves, which the door admits only when they follow the script.
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import access
+from games import access, starts
 from games.models import Match
 from ginsite.htmx import go_to
 
@@ -22,7 +23,18 @@ from . import matches
 def start(request: HttpRequest) -> HttpResponse:
     """A new lesson for this browser (signed in or not), in place of any earlier one."""
     key = access.guest_key(request) or access.new_key()
-    match = matches.start(key)
+    # Per browser (its key holds the lesson, signed in or not); per address for visitors
+    # without an account, since every fresh browser is a new key.
+    address = None if request.user.is_authenticated else starts.client_address(request)
+    try:
+        match = matches.start(
+            key, starts.admit(f"browser:{access.hash_key(key)}", address, starts.LESSONS)
+        )
+    except starts.TooManyMatches as refused:
+        context = {"message": refused.message}
+        response = render(request, "games/refused.html", context, status=429)
+        response["Retry-After"] = str(refused.retry_after)
+        return response
     response = go_to(request, reverse("games:table", args=[match.public_id]))
     access.keep_guest_key(response, request, key)
     return response

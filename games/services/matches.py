@@ -207,21 +207,25 @@ def start_bea_match(
     if level not in LEVELS:
         raise Refused(_("Unknown level for Bea."))
     rules = ruleset(preset, target)
-    running = running_bea_match(user)
-    if running is not None and not replace_running:
-        raise BeaMatchRunning(running)
-    if admit is not None:
-        admit()
-    if running is not None:
-        seat = next(s.number for s in running.seats.all() if s.user_id == user.pk)
-        # The player asked for this whatever Bea did meanwhile: it goes at its current version.
-        with contextlib.suppress(MatchClosed):  # it ended meanwhile: nothing to abandon
-            abandon(running, seat, CURRENT)
-        previous = running
-    return create_match(
-        Match.Kind.BEA,
-        rules,
-        (SeatSpec(Seat.Kind.PLAYER, user=user), SeatSpec(Seat.Kind.BEA, bea_level=level)),
-        previous=previous,
-        deck=deck,
-    )
+    with transaction.atomic():
+        # One at a time holds only if two starts of one player take turns: the second must
+        # see the first's match (12 at once left 8 running, issue 39).
+        lock_players([user.pk])
+        running = running_bea_match(user)
+        if running is not None and not replace_running:
+            raise BeaMatchRunning(running)
+        if admit is not None:
+            admit()
+        if running is not None:
+            seat = next(s.number for s in running.seats.all() if s.user_id == user.pk)
+            # The player asked for this whatever Bea did meanwhile: it goes at its version now.
+            with contextlib.suppress(MatchClosed):  # it ended meanwhile: nothing to abandon
+                abandon(running, seat, CURRENT)
+            previous = running
+        return create_match(
+            Match.Kind.BEA,
+            rules,
+            (SeatSpec(Seat.Kind.PLAYER, user=user), SeatSpec(Seat.Kind.BEA, bea_level=level)),
+            previous=previous,
+            deck=deck,
+        )

@@ -9,11 +9,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import events, outbox
+from games import access, events, outbox
 from games.engine import Ruleset
 from games.models import Match, Offer
 from games.presence import is_live
-from ginsite.refusals import Refused
+from ginsite import numbers
+from ginsite.refusals import NotAllowed, Refused
 
 from .checks import copy_row, lock_for
 from .matches import SeatSpec, create_match
@@ -29,6 +30,7 @@ def make_offer(match: Match, seat: int, kind: str, version: Any) -> Offer:
             locked = lock_for(match, version, active=kind == Offer.Kind.RESTART)
             if not is_live(locked) or any(s.is_open for s in locked.seats.all()):
                 raise Refused(_("Offers are for matches between two players."))
+            _refuse_across_a_block(locked, seat)
             if kind == Offer.Kind.REMATCH and locked.is_active:
                 raise Refused(_("A rematch can be offered once the match is over."))
             if locked.offers.filter(status=Offer.Status.ACCEPTED).exists():
@@ -62,6 +64,7 @@ def answer_offer(match: Match, seat: int, offer_id: Any, answer: str, version: A
             raise MatchClosed(_("This match is over."))
         offer.answered_at = timezone.now()
         if answer == "accept":
+            _refuse_across_a_block(locked, seat)
             new = _follow_up(locked, offer.kind)
             offer.status, offer.result = Offer.Status.ACCEPTED, new
         else:
@@ -71,6 +74,16 @@ def answer_offer(match: Match, seat: int, offer_id: Any, answer: str, version: A
         outbox.announce(locked, events.ENDED if restarted else events.OFFERED, fresh_seats=True)
     copy_row(locked, match)
     return new
+
+
+def _refuse_across_a_block(match: Match, seat: int) -> None:
+    """A block either way (since the match began) ends what the two may start together: an
+    offer would reach the blocker (a Web Push, a notice at the table) and its acceptance make
+    them a new match, which a challenge between them cannot (issue 39)."""
+    if access.players_kept_apart(match):
+        other = next((s for s in match.seats.all() if s.number != seat), None)
+        name = other.display_name if other is not None else ""
+        raise NotAllowed(_("Offers between you and %(name)s are off.") % {"name": name})
 
 
 def _follow_up(match: Match, kind: str) -> Match:
@@ -113,7 +126,4 @@ def restart_local(match: Match, version: Any) -> Match:
 
 
 def _int_or_none(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
+    return numbers.parse(value)

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.labels import PRESET_NAMES
+from ginsite import numbers
 
 from .reads import MIN_RECENT, PAGE, PRESET_ORDER, leaders_page
 
@@ -16,11 +17,11 @@ from .reads import MIN_RECENT, PAGE, PRESET_ORDER, leaders_page
 def leaderboard(request: HttpRequest, preset: str) -> HttpResponse:
     if preset not in PRESET_ORDER:
         raise Http404(_("There are no such rules."))
-    page = request.GET.get("page", "1")
-    if not page.isdigit() or int(page) < 1:
+    page = numbers.parse(request.GET.get("page", "1"), low=1)
+    if page is None:
         raise Http404(_("There is no such page."))
-    rows, pages = leaders_page(preset, int(page))
-    if int(page) > pages:
+    rows, pages = leaders_page(preset, page)
+    if page > pages:
         raise Http404(_("There is no such page."))
     return render(
         request,
@@ -30,9 +31,9 @@ def leaderboard(request: HttpRequest, preset: str) -> HttpResponse:
             "label": PRESET_NAMES[preset],
             "presets": [(p, PRESET_NAMES[p]) for p in PRESET_ORDER],
             "rows": rows,
-            "page": int(page),
+            "page": page,
             "pages": pages,
-            "first_rank": (int(page) - 1) * PAGE + 1,
+            "first_rank": (page - 1) * PAGE + 1,
             "min_recent": MIN_RECENT,
         },
     )

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Match, Seat
 from games.services import SeatSpec, create_match, ruleset
+from ginsite import numbers
 from ginsite.refusals import Conflict, NotAllowed, NotFound, Refused
 from lobby import event_feeds
 from lobby.broadcast import publish, send_to_match
@@ -50,10 +51,11 @@ def name_of(user_id: int) -> str:
 def check_rules(preset: str, target: Any) -> int:
     """The target as an int, or ``Refused`` for an unknown preset or target."""
     ruleset(preset)
-    try:
-        number = int(target)
-    except (TypeError, ValueError):
-        raise Refused(_("The target must be one of 50, 100, 150 or 250.")) from None
+    if isinstance(target, float) and target.is_integer():
+        target = int(target)  # 100.0 is the number 100 to JSON
+    number = numbers.parse(target)
+    if number is None:
+        raise Refused(_("The target must be one of 50, 100, 150 or 250."))
     ruleset(preset, number)
     return number
 

@@ -4,9 +4,12 @@ reader."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games import quick_messages
+from games.models import MessageMute
 from tests.games.live_helpers import lobby_match
 
 from .conftest import Api, body
@@ -41,10 +44,35 @@ def test_both_players_get_it_on_their_event_streams(alice_api: Api, bob_api: Api
 
 def test_an_unknown_id_is_refused(alice_api: Api, bob_api: Api, match) -> None:
     response = alice_api.post(f"/matches/{match.public_id}/messages", {"message": "hi there"})
-    assert response.status_code == 422
-    assert body(response)["code"] == "unknown_message"
-    assert "good_luck" in body(response)["message"]
+    assert response.status_code == 400
+    assert body(response)["code"] == "malformed"
+    assert "good_luck" in json.dumps(body(response)["errors"])
     assert _messages(bob_api) == []
+
+
+def test_the_schema_lists_exactly_the_messages(alice_api: Api) -> None:
+    schema = body(alice_api.get("/openapi.json"))["components"]["schemas"]["MessageIn"]
+    assert schema["properties"]["message"]["enum"] == list(quick_messages.MESSAGES)
+    assert schema["additionalProperties"] is False
+
+
+@pytest.mark.parametrize(
+    ("path", "sent"),
+    [
+        ("messages", {"message": "good_luck", "extra": 1}),
+        ("messages", {"message": 1}),
+        ("messages/mute", {"muted": 0}),
+        ("messages/mute", {"muted": "true"}),
+        ("messages/mute", {"muted": True, "until": "never"}),
+    ],
+)
+def test_unknown_fields_and_loose_types_are_refused(
+    alice_api: Api, bob_api: Api, match, path: str, sent: dict
+) -> None:
+    response = alice_api.post(f"/matches/{match.public_id}/{path}", sent)
+    assert response.status_code == 400 and body(response)["code"] == "malformed"
+    assert _messages(bob_api) == []
+    assert not MessageMute.objects.exists()
 
 
 def test_a_watcher_may_not_send(carol_api: Api, alice_api: Api, match) -> None:

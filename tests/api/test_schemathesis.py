@@ -1,7 +1,9 @@
 """schemathesis against the published OpenAPI schema, signed in with a token: for every
 operation, generated requests (valid and invalid) never get a 5xx, and every answer matches
-the schema (status, content type, body). The examples per operation are bounded so the whole
-run stays within a minute or two."""
+the schema (status, content type, body). The schema is the contract (issue 39, finding 8): a
+request it allows is never refused as malformed (400) nor for its shape (a 422 only for what
+it asks of the state the site is in, listed below), and one it does not allow is always
+refused. The examples per operation are bounded so the whole run stays within a few minutes."""
 
 from __future__ import annotations
 
@@ -17,18 +19,56 @@ from schemathesis.config import SchemathesisConfig
 
 from lobby import presence
 from lobby import tokens as api_tokens
+from tests.games.live_helpers import lobby_match
 
-# A well-formed request may still be refused for what it asks (an illegal move, a challenge to
-# yourself): 422. Everything else schemathesis expects of valid data stands.
+# A well-formed request may still be refused for what it asks of the site's state: 422, with
+# one of these codes (``refused_only_for_the_state`` holds every 422 to them). Everything else
+# schemathesis expects of valid data stands; invalid data is refused, never answered 2xx.
+STATE_REFUSALS = {
+    "illegal_move",  # the engine's reason: not your turn, a card you do not hold
+    "since_ahead",  # a since past your last event: the log, not the schema, knows it
+    "idempotency_key_reused",
+}
+# The services' own 422 ``invalid_request`` only where the state can refuse a schema-valid
+# request (challenging or following yourself, a rematch before the end, taking your own seek,
+# a push endpoint not of a configured push service); never a search, a message or a number.
+INVALID_REQUEST_AT = (
+    "/api/v1/challenges",
+    "/api/v1/seeks",
+    "/api/v1/pool",
+    "/api/v1/matches/{match_id}/offers",
+    "/api/v1/players/{username}/follow",
+    "/api/v1/me/push-subscriptions",
+)
 config = SchemathesisConfig.from_dict(
     {
+        "generation": {"mode": "all"},
         "checks": {
             "positive_data_acceptance": {
                 "expected-statuses": ["2xx", "401", "403", "404", "409", "422", "429"]
-            }
-        }
+            },
+            "negative_data_rejection": {
+                "expected-statuses": ["400", "401", "403", "404", "405", "413", "429"]
+            },
+        },
     }
 )
+
+
+@schemathesis.check
+def refused_only_for_the_state(ctx, response, case) -> None:  # type: ignore[no-untyped-def]
+    """A schema-valid request answered 422 names a refusal of the state, never a shape the
+    schema allowed (before: an unknown quick message id, a search of one letter)."""
+    if case.meta is None or not case.meta.generation.mode.is_positive:
+        return
+    if response.status_code != 422:
+        return
+    code = response.json().get("code")
+    if code == "invalid_request" and case.operation.path.startswith(INVALID_REQUEST_AT):
+        return
+    assert code in STATE_REFUSALS, f"schema-valid request refused for its shape: {code}"
+
+
 schema = schemathesis.openapi.from_wsgi(
     "/api/v1/openapi.json", get_wsgi_application(), config=config
 )
@@ -44,6 +84,14 @@ def token(django_user_model, settings_override) -> str:  # type: ignore[no-untyp
     bob = django_user_model.objects.create_user("bob", password="x")
     presence.seen(bob, "schemathesis-bob")
     return api_tokens.create(alice, "schemathesis")[1]
+
+
+@pytest.fixture
+def match_id(token: str, django_user_model) -> str:  # type: ignore[no-untyped-def]
+    """A lobby match of alice's with bob: the operations on a match reach past "no such
+    match" to their bodies (a quick message, a mute, a move, an offer)."""
+    alice, bob = (django_user_model.objects.get(username=n) for n in ("alice", "bob"))
+    return lobby_match(alice, bob).public_id
 
 
 @pytest.fixture(autouse=True)
@@ -73,5 +121,7 @@ def settings_override(settings):  # type: ignore[no-untyped-def]
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-def test_the_api_keeps_to_its_schema(case, token: str) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_keeps_to_its_schema(case, token: str, match_id: str) -> None:  # type: ignore[no-untyped-def]
+    if "match_id" in (case.path_parameters or {}):
+        case.path_parameters["match_id"] = match_id
     case.call_and_validate(headers={"Authorization": f"Bearer {token}"})
