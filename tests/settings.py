@@ -8,7 +8,7 @@ tests find the files where they lie instead, as ``./scripts/run`` does.
 from __future__ import annotations
 
 from ginsite.settings import *  # noqa: F403
-from ginsite.settings import STORAGES
+from ginsite.settings import ACCOUNT_RATE_LIMITS, STORAGES
 
 STORAGES = {
     **STORAGES,
@@ -25,3 +25,10 @@ OUTBOX_SWEEP = False
 # set the shipped values (tests/games/test_bea_match_limits.py).
 BEA_MATCH_LIMIT_PER_PLAYER = 100_000
 BEA_MATCH_LIMIT_PER_ADDRESS = 100_000
+# The same for new accounts per address (allauth counts in the cache, which most test
+# directories do not clear); tests/accounts/test_signup_limit.py sets the shipped value.
+ACCOUNT_RATE_LIMITS = {**ACCOUNT_RATE_LIMITS, "new_account": "100000/1h/ip"}
+
+# Mail stays in memory (django.core.mail.outbox), as EMAIL_URL=locmem:// gives it; the tests
+# of the production path point the SMTP backend at a local server (tests/mailserver.py).
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
