@@ -41,7 +41,8 @@ def _user(request: HttpRequest) -> str:
     return "-"
 
 
-def _path(request: HttpRequest) -> str:
+def loggable_path(request: HttpRequest) -> str:
+    """The request's path as a log line may show it: percent-encoded, secret keys starred."""
     path = request.path
     resolved = getattr(request, "resolver_match", None)
     kwargs = resolved.kwargs if resolved is not None else {}
@@ -75,7 +76,7 @@ class RequestLogMiddleware:
             _user(request),
             _match(request),
             request.method,
-            _path(request),
+            loggable_path(request),
             response.status_code,
             elapsed,
         )

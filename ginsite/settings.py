@@ -376,7 +376,7 @@ ACCOUNT_RATE_LIMITS = {
     "new_account": f"{SIGNUP_LIMIT_PER_ADDRESS}/{SIGNUP_LIMIT_WINDOW}s/ip",
     "reset_password": "20/m/ip,3/h/key",
     "request_login_code": "20/m/ip,3/h/key",
-    "confirm_email": "1/3m/key,5/d/key",
+    "confirm_email": "1/3m/key,10/d/key",
     "manage_email": "10/m/user",
 }
 # django-axes locks a name out on the site's form and the admin's, counted in the shared cache
@@ -399,6 +399,8 @@ AXES_LOCKOUT_CALLABLE = "ginsite.logins.lockout_response"
 AXES_ENABLE_ADMIN = False
 # No start-up banner on every management command.
 AXES_VERBOSE = False
+# Its log lines leave out the key of a verification or password reset link.
+AXES_CLIENT_STR_CALLABLE = "ginsite.logins.client_str"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 

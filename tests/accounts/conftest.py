@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth.models import User
+from django.core import mail
+from django.core.cache import cache
+from django.test import Client
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache() -> Iterator[None]:
+    """allauth's rate limits and axes' failures live in the cache: each test starts afresh."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def give_address(user: User, email: str, *, verified: bool) -> EmailAddress:
+    """An address as allauth keeps it, primary, and the user's e-mail field to match."""
+    user.email = email
+    user.save(update_fields=["email"])
+    return EmailAddress.objects.create(user=user, email=email, primary=True, verified=verified)
+
+
+def mails_to(address: str) -> list[mail.EmailMessage]:
+    return [m for m in mail.outbox if address in m.to]
+
+
+def link_in(message: mail.EmailMessage) -> str:
+    """The path of the one link in a mail (the site's own, with the test server's host)."""
+    urls = re.findall(r"https?://testserver(/\S+)", str(message.body))
+    assert len(urls) == 1, message.body
+    return urls[0]
+
+
+def sign_in(client: Client, username: str, password: str) -> None:
+    """Through the real form, as a player does (allauth records when, for re-authentication)."""
+    response = client.post("/accounts/login/", {"login": username, "password": password})
+    assert response.status_code == 302, response.content.decode()[:500]
