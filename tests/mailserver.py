@@ -46,7 +46,8 @@ class Delivered:
 
     @property
     def subject(self) -> str:
-        return str(self.message["Subject"])
+        # As a mail program shows it: a long encoded subject arrives folded over lines.
+        return " ".join(str(self.message["Subject"]).split())
 
     @property
     def body(self) -> str:
