@@ -328,7 +328,7 @@ ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 # One address per account; a change takes effect when the new address confirms its link, and
-# the old (verified) address is told (ACCOUNT_EMAIL_NOTIFICATIONS, lobby.accounts.adapter).
+# the old address is told (ACCOUNT_EMAIL_NOTIFICATIONS), as it is of a new password.
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_MAX_EMAIL_ADDRESSES = 2

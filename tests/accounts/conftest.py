@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -17,6 +19,30 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+class Clock:
+    """allauth's rate limits' clock, standing still until a test moves it on."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def time(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def allauth_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """Moves allauth's rate-limit windows on without waiting (its lock keeps the real clock)."""
+    from allauth.core.internal import ratelimit
+
+    clock = Clock()
+    fake = SimpleNamespace(time=clock.time, monotonic=time.monotonic, sleep=time.sleep)
+    monkeypatch.setattr(ratelimit, "time", fake)
+    return clock
 
 
 def give_address(user: User, email: str, *, verified: bool) -> EmailAddress:
