@@ -21,11 +21,20 @@ import unicodedata
 from typing import Any
 
 from axes.handlers.cache import AxesCacheHandler
-from axes.helpers import get_cache_timeout, get_client_username, get_cool_off, get_failure_limit
+from axes.helpers import (
+    cleanse_parameters,
+    get_cache_timeout,
+    get_client_parameters,
+    get_client_username,
+    get_cool_off,
+    get_failure_limit,
+)
 from axes.signals import user_locked_out
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+from ginsite.requestlog import loggable_path
 
 
 def normalise(name: str) -> str:
@@ -60,6 +69,20 @@ def lockout_response(
     if seconds:
         response["Retry-After"] = str(seconds)
     return response
+
+
+def client_str(
+    username: str, ip_address: str, user_agent: str, path_info: str, request: HttpRequest
+) -> str:
+    """axes' description of a sign-in, sign-out or failure in its log lines
+    (AXES_CLIENT_STR_CALLABLE), as axes writes it, but with the path as the request log shows
+    it: a sign-out on opening a verification or reset link must not log the link's key."""
+    params: dict[str, Any] = {}
+    for part in get_client_parameters(username, ip_address, user_agent, request):
+        params.update(part)
+    params = cleanse_parameters(params)
+    params["path_info"] = loggable_path(request) if request is not None else "-"
+    return "{" + ", ".join(f'{key}: "{value}"' for key, value in params.items()) + "}"
 
 
 class NameAndAddressLockout(AxesCacheHandler):

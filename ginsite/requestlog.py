@@ -5,7 +5,8 @@
 
 Who (the signed-in player or the API token's owner, ``-`` for nobody), which match (from the
 URL, ``-`` if none), the method, the path (percent-encoded, so a path cannot forge a line; the
-query is left out, since it may hold a token), the status and the milliseconds until the
+query is left out, since it may hold a token, and so is the key of a verification or password
+reset link), the status and the milliseconds until the
 answer began (a stream is logged when it starts). Websockets are not HTTP requests and are not
 logged here. Load balancers' ``/health/`` probes are logged at DEBUG only.
 """
@@ -25,6 +26,9 @@ log = logging.getLogger("ginsite.requests")
 # URL parameters that name a match: the pages' and the API's.
 MATCH_KWARGS = ("public_id", "match_id")
 QUIET_PREFIXES = ("/health/", "/static/")
+# URL parameters that are secrets: the key of an e-mail verification link or a password reset
+# link. Whoever reads the logs must not be able to open them, so the line shows ``*`` instead.
+SECRET_KWARGS = ("key",)
 
 
 def _user(request: HttpRequest) -> str:
@@ -35,6 +39,17 @@ def _user(request: HttpRequest) -> str:
     except DatabaseError:  # the session could not be read: the line is logged all the same
         return "?"
     return "-"
+
+
+def loggable_path(request: HttpRequest) -> str:
+    """The request's path as a log line may show it: percent-encoded, secret keys starred."""
+    path = request.path
+    resolved = getattr(request, "resolver_match", None)
+    kwargs = resolved.kwargs if resolved is not None else {}
+    for name in SECRET_KWARGS:
+        if kwargs.get(name):
+            path = path.replace(str(kwargs[name]), "*")
+    return quote(path, safe="/:@!$&'()*+,;=-._~")
 
 
 def _match(request: HttpRequest) -> str:
@@ -61,7 +76,7 @@ class RequestLogMiddleware:
             _user(request),
             _match(request),
             request.method,
-            quote(request.path, safe="/:@!$&'()*+,;=-._~"),
+            loggable_path(request),
             response.status_code,
             elapsed,
         )

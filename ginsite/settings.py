@@ -18,6 +18,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 from django.utils.translation import gettext_lazy as _
 
+from ginsite import email_url
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -319,16 +321,66 @@ AUTHENTICATION_BACKENDS = [
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 
-# Accounts: username and password only; no e-mail needed to play.
+# Accounts: a username to sign in with, and an e-mail address (required at sign-up, added in
+# Settings by older accounts) verified by a link. An unverified account plays casual matches at
+# once ("optional"); rated play, reports and arenas ask for a verified address
+# (lobby.accounts.emails.has_verified_email). docs/accounts.md says who could misuse e-mail
+# and what stops each.
 ACCOUNT_LOGIN_METHODS = {"username"}
-ACCOUNT_SIGNUP_FIELDS = ["username*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = "none"
-# Sign-up also asks for the display name other players see.
-ACCOUNT_FORMS = {"signup": "lobby.forms.SignupForm"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+# One address per account; a change takes effect when the new address confirms its link, and
+# the old address is told (ACCOUNT_EMAIL_NOTIFICATIONS), as it is of a new password.
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_MAX_EMAIL_ADDRESSES = 2
+ACCOUNT_EMAIL_NOTIFICATIONS = True
+# Adding or changing the address asks for the password again once a sign-in is 5 minutes old.
+ACCOUNT_REAUTHENTICATION_REQUIRED = True
+# "strict": sign-up and Settings accept an address another account holds unverified, and say
+# nothing of it, so neither tells anyone which addresses have accounts; only one account can
+# ever verify an address (allauth refuses the second), so nobody can squat on someone's address.
+ACCOUNT_PREVENT_ENUMERATION = "strict"
+# A reset or sign-in code asked for an address without an account sends nothing at all.
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
+# The link shows a page with a button: a mail scanner that opens links confirms nothing.
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_EMAIL_CONFIRMATION_AUTHENTICATED_REDIRECT_URL = "/settings/"
+# Sign-in by a code mailed to the account's verified address: the way in for a player whose
+# name is locked against password guessing (ginsite.logins, templates/account/lockout.html).
+ACCOUNT_LOGIN_BY_CODE_ENABLED = True
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SECURE_SSL_REDIRECT else "http"
+ACCOUNT_ADAPTER = "lobby.accounts.adapter.AccountAdapter"
+# Sign-up also asks for the display name other players see; a reset or a sign-in code goes
+# only to a verified address.
+ACCOUNT_FORMS = {
+    "signup": "lobby.forms.SignupForm",
+    "reset_password": "lobby.accounts.forms.ResetPasswordForm",
+    "request_login_code": "lobby.accounts.forms.RequestLoginCodeForm",
+}
 ACCOUNT_USER_DISPLAY = "lobby.models.display_name_of"
-# Password guessing. allauth limits failures per address on the site's form; its per-name limit
+# New accounts one client address may make per window (allauth counts an IPv6 client's /64):
+# a throw-away account per rated win is what made rating farms cheap (issue 39).
+SIGNUP_LIMIT_PER_ADDRESS = envint("SIGNUP_LIMIT_PER_ADDRESS", 3)
+SIGNUP_LIMIT_WINDOW = envint("SIGNUP_LIMIT_WINDOW", 3600)
+if SIGNUP_LIMIT_PER_ADDRESS < 1 or SIGNUP_LIMIT_WINDOW < 1:
+    raise ImproperlyConfigured(
+        "SIGNUP_LIMIT_PER_ADDRESS and SIGNUP_LIMIT_WINDOW must be at least 1"
+    )
+# allauth's rate limits, in its own notation (amount/window/per ip, user or key = the address).
+# Password guessing: allauth limits failures per address on the site's form; its per-name limit
 # is left out, because its key includes the Host header (a new port per attempt evaded it).
-ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip"}
+# Mail to one address (a reset, a sign-in code, the link sent again) is limited per address, so
+# nobody can flood someone's mailbox through the site.
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "10/m/ip",
+    "signup": "20/m/ip",
+    "new_account": f"{SIGNUP_LIMIT_PER_ADDRESS}/{SIGNUP_LIMIT_WINDOW}s/ip",
+    "reset_password": "20/m/ip,3/h/key",
+    "request_login_code": "20/m/ip,3/h/key",
+    "confirm_email": "1/3m/key,10/d/key",
+    "manage_email": "10/m/user",
+}
 # django-axes locks a name out on the site's form and the admin's, counted in the shared cache
 # per normalised name: after LOGIN_FAILURE_LIMIT failures from one client address (there only),
 # and after LOGIN_NAME_FAILURE_LIMIT from anywhere (ginsite.logins), for LOGIN_LOCKOUT_MINUTES
@@ -349,8 +401,23 @@ AXES_LOCKOUT_CALLABLE = "ginsite.logins.lockout_response"
 AXES_ENABLE_ADMIN = False
 # No start-up banner on every management command.
 AXES_VERBOSE = False
+# Its log lines leave out the key of a verification or password reset link.
+AXES_CLIENT_STR_CALLABLE = "ginsite.logins.client_str"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+
+# Mail: EMAIL_URL (ginsite.email_url) says where it goes; ./scripts/run prints it (console://),
+# the tests keep it in memory (locmem://). A public site sets an SMTP URL.
+EMAIL_URL = envstr("EMAIL_URL", "console://")
+_mail = email_url.parse(EMAIL_URL)
+EMAIL_BACKEND = _mail["EMAIL_BACKEND"]
+EMAIL_HOST, EMAIL_PORT = _mail["EMAIL_HOST"], _mail["EMAIL_PORT"]
+EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = _mail["EMAIL_HOST_USER"], _mail["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_TLS, EMAIL_USE_SSL = _mail["EMAIL_USE_TLS"], _mail["EMAIL_USE_SSL"]
+# A mail server that stops answering holds up only the request sending, and not for long.
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Gin Rummy <gin@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # The JSON API: requests per player (all their tokens and their session together) in each
 # window of seconds; and invalid tokens per client address in the same window, after which

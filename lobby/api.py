@@ -24,6 +24,7 @@ from ginsite.dbwork import in_thread
 from ginsite.numbers import PathInt
 from lobby import completion, event_feeds, event_log, presence, tokens
 from lobby import services as lobby_services
+from lobby.accounts import emails
 from lobby.api_players import public_record
 from lobby.api_schemas import (
     ChallengeIn,
@@ -82,6 +83,7 @@ def me(request: HttpRequest) -> dict[str, Any]:
     return {
         **event_feeds.person_json(user),
         "language": profile.language,
+        "email_verified": emails.has_verified_email(user.pk),
         "stats": player_stats(user),
         "completion": completion.of(user.pk),
         **standing_json(user),

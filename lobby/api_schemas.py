@@ -39,6 +39,10 @@ def _completion_field() -> Any:
 
 class Me(Person, Standing):
     language: str = Field(description="Blank: no preference (the browser decides).")
+    email_verified: bool = Field(
+        description="Whether you have confirmed an e-mail address by its link (rated play "
+        "needs one). The address itself is shown only in Settings."
+    )
     stats: Stats
     completion: int | None = _completion_field()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.forms import SignupForm as AllauthSignupForm
+from allauth.core import context, ratelimit
 from django import forms
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -75,17 +76,33 @@ def _display_name_field() -> forms.CharField:
 
 
 class SignupForm(AllauthSignupForm):
-    """allauth's sign-up form (username, password twice) plus the display name."""
+    """allauth's sign-up form (username, e-mail address, password twice) plus the display name,
+    and at most SIGNUP_LIMIT_PER_ADDRESS new accounts per client address and window."""
 
-    field_order = ["username", "display_name", "password1", "password2"]
+    field_order = ["username", "display_name", "email", "password1", "password2"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["display_name"] = _display_name_field()
+        self.fields["email"].help_text = _(
+            "For the link that verifies it, and a new password if you forget yours. "
+            "Other players never see it."
+        )
         self.order_fields(self.field_order)
 
     def clean_display_name(self) -> str:
         return clean_display_name(self.cleaned_data["display_name"])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        # Only a sign-up that would make an account counts (allauth's own "signup" limit counts
+        # every attempt): a typing slip costs nothing, a fourth account within the hour waits.
+        if not self.errors and not ratelimit.consume(context.request, action="new_account"):
+            raise forms.ValidationError(
+                _("Too many new accounts were made from your network recently. Try again later."),
+                code="signup_limit",
+            )
+        return cleaned
 
     def save(self, request: HttpRequest) -> Any:
         user = super().save(request)

@@ -31,6 +31,7 @@ from ginsite.refusals import Refused
 from lobby import presence, push, sign_out, tokens
 from lobby import regions as lobby_regions
 from lobby import services as lobby_services
+from lobby.accounts import emails
 from lobby.broadcast import REGIONS
 from lobby.forms import SettingsForm
 from lobby.language import set_language_cookie
@@ -77,8 +78,10 @@ def sound(request: HttpRequest) -> HttpResponse:
 
 
 def _api_token_context(request: HttpRequest, **extra: object) -> dict[str, object]:
-    """What Settings shows below the form: API tokens, and the devices notified."""
+    """What Settings shows below the form: the e-mail address, API tokens, and the devices
+    notified."""
     return {
+        "email": emails.address_state(request.user.pk),
         "api_tokens": ApiToken.objects.filter(user=request.user),
         "push_enabled": push.enabled(),
         "push_public_key": push.public_key(),

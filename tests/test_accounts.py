@@ -14,6 +14,7 @@ def test_it_signs_up_with_a_username_display_name_and_password(client: Client) -
         {
             "username": "dora",
             "display_name": "Dora",
+            "email": "dora@example.com",
             "password1": "a long pass phrase",
             "password2": "a long pass phrase",
         },

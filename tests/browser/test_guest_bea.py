@@ -100,6 +100,7 @@ def test_a_guest_plays_a_hand_reloads_and_keeps_it_by_signing_up(
     _goto(page, base + "/accounts/signup/")
     page.fill("input[name=username]", "newcomer")
     page.fill("input[name=display_name]", "Newcomer")
+    page.fill("input[name=email]", "newcomer@example.com")
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
     page.locator("form button[type=submit]").last.click()

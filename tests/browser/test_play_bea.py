@@ -46,6 +46,7 @@ def _sign_up(page: Page, base: str) -> None:
     page.fill("input[name=username]", "dora")
     if page.locator("input[name=display_name]").count():
         page.fill("input[name=display_name]", "Dora")
+    page.fill("input[name=email]", "dora@example.com")
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
     page.locator("form button[type=submit], form input[type=submit]").last.click()

@@ -143,7 +143,13 @@ def test_signing_up_from_that_browser_keeps_the_matches_and_statistics(client: C
 
     response = client.post(
         "/accounts/signup/",
-        {"username": "dora", "display_name": "Dora", "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "username": "dora",
+            "display_name": "Dora",
+            "email": "dora@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
     )
     assert response.status_code == 302
     for m in (match, won):

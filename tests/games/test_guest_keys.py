@@ -68,7 +68,8 @@ def test_an_owner_key_the_site_did_not_issue_is_replaced_and_opens_nothing(plant
 
 
 def _sign_up(client: Client) -> None:
-    form = {"username": "dora", "display_name": "Dora", "password1": PASSWORD}
+    form = {"username": "dora", "display_name": "Dora", "email": "dora@example.com"}
+    form["password1"] = PASSWORD
     response = client.post("/accounts/signup/", {**form, "password2": PASSWORD})
     assert response.status_code == 302, response.content
 

@@ -42,6 +42,12 @@ def test_it_shows_display_name_errors_in_german(client: Client) -> None:
     client.cookies["django_language"] = "de"
     response = client.post(
         "/accounts/signup/",
-        {"username": "dora", "display_name": "D", "password1": "x", "password2": "x"},
+        {
+            "username": "dora",
+            "display_name": "D",
+            "email": "dora@example.com",
+            "password1": "x",
+            "password2": "x",
+        },
     )
     assert "Ein Anzeigename braucht mindestens 2 Zeichen." in response.content.decode()

@@ -29,6 +29,7 @@ def _signup(client: Client, display_name: str, **headers: str):  # type: ignore[
         {
             "username": "dora",
             "display_name": display_name,
+            "email": "dora@example.com",
             "password1": PASSPHRASE,
             "password2": PASSPHRASE,
         },

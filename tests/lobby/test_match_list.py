@@ -132,7 +132,13 @@ def test_an_adopted_guest_match_is_listed(client: Client):
     password = "a long pass phrase for a guest"
     client.post(
         "/accounts/signup/",
-        {"username": "dora", "display_name": "Dora", "password1": password, "password2": password},
+        {
+            "username": "dora",
+            "display_name": "Dora",
+            "email": "dora@example.com",
+            "password1": password,
+            "password2": password,
+        },
     )
     assert Seat.objects.get(match=match, number=0).user.username == "dora"
     assert rows(client.get("/players/dora/").content.decode()) == [(match.public_id, "running")]

@@ -15,6 +15,7 @@ def _signup(client: Client, display_name: str, username: str = "dora"):
         {
             "username": username,
             "display_name": display_name,
+            "email": f"{username}@example.com",
             "password1": PASSPHRASE,
             "password2": PASSPHRASE,
         },
