@@ -12,6 +12,8 @@ from django.core import mail
 from django.core.cache import cache
 from django.test import Client
 
+from tests.conftest import PASSWORD
+
 
 @pytest.fixture(autouse=True)
 def _clear_cache() -> Iterator[None]:
@@ -47,9 +49,31 @@ def allauth_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 
 def give_address(user: User, email: str, *, verified: bool) -> EmailAddress:
     """An address as allauth keeps it, primary, and the user's e-mail field to match."""
+    EmailAddress.objects.filter(user=user).delete()  # the fixture players' own, if any
     user.email = email
     user.save(update_fields=["email"])
     return EmailAddress.objects.create(user=user, email=email, primary=True, verified=verified)
+
+
+def _without_address(django_user_model: type[User], username: str) -> User:
+    return django_user_model.objects.create_user(username=username, password=PASSWORD)
+
+
+# These tests are about the address itself: their players start without one (elsewhere the
+# fixture players have a verified address, as rated play needs).
+@pytest.fixture
+def alice(django_user_model: type[User]) -> User:
+    return _without_address(django_user_model, "alice")
+
+
+@pytest.fixture
+def bob(django_user_model: type[User]) -> User:
+    return _without_address(django_user_model, "bob")
+
+
+@pytest.fixture
+def carol(django_user_model: type[User]) -> User:
+    return _without_address(django_user_model, "carol")
 
 
 def mails_to(address: str) -> list[mail.EmailMessage]:
