@@ -286,6 +286,14 @@ def cookie_for(name: str) -> str:
     return HOST_ONLY + name if served_over_https() else name
 
 
+def holds_a_key(cookies: Mapping[str, str]) -> bool:
+    """Does a browser sending (or being sent) ``cookies`` hold a key of this site's, a guest's,
+    a device's or a seat's: may what it is shown be its own (``ginsite.middleware``)?"""
+    names = (cookie_for(GUEST_COOKIE), cookie_for(OWNER_COOKIE))
+    seats = cookie_for("gin_seat_")
+    return any(name in names or name.startswith(seats) for name in cookies)
+
+
 def _key(cookies: Mapping[str, str], name: str) -> str | None:
     """The key in the cookie for ``name``, if it can be one of ours (issued here, if signed)."""
     key = cookies.get(cookie_for(name), "")

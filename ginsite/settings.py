@@ -165,6 +165,8 @@ MIDDLEWARE = [
     # Every answer under /api/ is JSON; no NUL character gets as far as a view (or a query).
     "ginsite.middleware.ApiErrorsMiddleware",
     "ginsite.middleware.NulGuardMiddleware",
+    # Outside the session's: sees the cookies it and the key rotation set on the answer.
+    "ginsite.middleware.PrivateAnswersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
