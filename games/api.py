@@ -21,7 +21,17 @@ from games.engine import legal_actions
 from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
 from games.state_cache import load_state
-from ginsite.apikit import ERRORS, ApiError, Body, Error, Preset, Target, WholeNumber, user_of
+from ginsite.apikit import (
+    ERRORS,
+    ApiError,
+    Body,
+    Error,
+    Preset,
+    Target,
+    WholeNumber,
+    answer_keeper,
+    user_of,
+)
 from ginsite.refusals import Refused
 
 from .api_replays import ReplayOut
@@ -409,7 +419,8 @@ def hand_replay(request: HttpRequest, match_id: str, hand_number: int) -> dict[s
 def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str, Any]:
     """Make a move (one of the view's ``legal_actions``) on the ``version`` it was chosen on.
     Against Bea, her reply follows on the server; your event stream hears of each action."""
-    return move(user_of(request), match_id, body)
+    # With an Idempotency-Key the key's answer is kept inside the move's transaction.
+    return move(user_of(request), match_id, body, answer_keeper(request))
 
 
 def move(
