@@ -8,6 +8,9 @@ known by the account signed in, or by a key its browser holds in an HttpOnly coo
 - a seat key (``gin_seat_<token>``), a guest's seat at one private table (``games.private``);
 - the owner key (``gin_local``), the browser's pass-and-play matches (``games.local``).
 
+On a site served over HTTPS each of these cookies carries the ``__Host-`` prefix
+(``__Host-gin_guest``...; ``cookie_for``), and only the prefixed one is read there.
+
 Every key is 256 random bits made here; a seat stores only its SHA-256, compared in constant
 time. The guest and owner keys are kept signed, so a value the browser was not given here
 opens nothing, and both are replaced at sign-up and sign-out (``rotate_keys``): a copy of the
@@ -27,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.core import signing
 from django.db.models import Q
 from django.dispatch import Signal
@@ -58,6 +62,16 @@ OWNER_KEY_MAX_AGE = 60 * 60 * 24 * 365
 # taken from the browser (taking the seat makes one), so they are kept as they were.
 SIGNED_KEYS = {GUEST_COOKIE: KEY_MAX_AGE, OWNER_COOKIE: OWNER_KEY_MAX_AGE}
 _SIGNING_SALT = "games.access.key"
+# A key the site issued, planted in someone else's browser, still opens what that browser then
+# plays: a review took one (one POST /games/lesson/), set it in a victim's browser, and saw the
+# victim's ten cards. Planting takes a response that sets a cookie for this site: from another
+# subdomain (Domain=.example), or over plain HTTP (a network attacker answers for
+# http://gin.example). Browsers take a cookie named ``__Host-...`` only if it is Secure, comes
+# from an HTTPS response, has Path=/ and no Domain: neither can set one. So a site served over
+# HTTPS names its key cookies so and reads no other name; a key in a plain-named cookie there
+# is no key. A site without HTTPS (development, the tests) cannot use the prefix (browsers
+# refuse Secure cookies over plain HTTP) and keeps the plain names.
+HOST_ONLY = "__Host-"
 # A signed key: the key, the time and the signature (about 95 characters).
 MAX_COOKIE_CHARS = 200
 
@@ -260,13 +274,36 @@ def _same(digest: str, stored: str) -> bool:
 
 
 def seat_cookie(table: PrivateTable) -> str:
-    """The cookie holding a guest's seat key for this table, and only this one."""
+    """The key that holds a guest's seat at this table, and only this one (its cookie is
+    ``cookie_for`` this name)."""
     return f"gin_seat_{table.token}"
 
 
+def served_over_https() -> bool:
+    """Does this site answer over HTTPS (README, "Configuration")? The settings that say so
+    already make the session's cookies (``SECURE_COOKIES``) or the keys' (a TLS proxy's
+    header) Secure; either gives the keys' cookies their prefix."""
+    return bool(settings.SECURE_COOKIES or settings.SECURE_PROXY_SSL_HEADER)
+
+
+def cookie_for(name: str) -> str:
+    """The cookie that holds the key ``name`` (``GUEST_COOKIE``, ``OWNER_COOKIE`` or a
+    ``seat_cookie``): ``__Host-`` before it on a site served over HTTPS, the name alone
+    elsewhere. One name per site, for reading and writing alike."""
+    return HOST_ONLY + name if served_over_https() else name
+
+
+def holds_a_key(cookies: Mapping[str, str]) -> bool:
+    """Does a browser sending (or being sent) ``cookies`` hold a key of this site's, a guest's,
+    a device's or a seat's: may what it is shown be its own (``ginsite.middleware``)?"""
+    names = (cookie_for(GUEST_COOKIE), cookie_for(OWNER_COOKIE))
+    seats = cookie_for("gin_seat_")
+    return any(name in names or name.startswith(seats) for name in cookies)
+
+
 def _key(cookies: Mapping[str, str], name: str) -> str | None:
-    """The key in the cookie ``name``, if it can be one of ours (issued here, if signed)."""
-    key = cookies.get(name, "")
+    """The key in the cookie for ``name``, if it can be one of ours (issued here, if signed)."""
+    key = cookies.get(cookie_for(name), "")
     if not key or len(key) > MAX_COOKIE_CHARS:
         return None
     if name in SIGNED_KEYS:
@@ -324,14 +361,18 @@ def renew(response: HttpResponse, request: HttpRequest, asker: Asker) -> None:
 def _keep(response: HttpResponse, request: HttpRequest, name: str, key: str, max_age: int) -> None:
     """Keep a key in this browser: HttpOnly (no script reads it), SameSite=Lax (sent when a
     friend follows a link from a chat app, not with another site's requests), Secure behind
-    TLS. Its path is the whole site, because a table's socket and move URLs carry the match id."""
+    TLS, and ``__Host-`` there (``HOST_ONLY``), which also wants it Secure, for the whole site
+    and without a Domain. Its path is the whole site anyway: a table's socket and move URLs
+    carry the match id."""
     response.set_cookie(
-        name,
+        cookie_for(name),
         key_cookie_value(name, key),
         max_age=max_age,
+        path="/",
+        domain=None,
         httponly=True,
         samesite="Lax",
-        secure=request.is_secure(),
+        secure=served_over_https() or request.is_secure(),
     )
 
 
@@ -355,7 +396,7 @@ def rotate_keys(request: HttpRequest) -> None:
         Seat.objects.filter(guest_key_hash=hash_key(old)).update(guest_key_hash=hash_key(key))
         group_send_after_commit(key_group(old), {"type": "key.ended"})
         fresh[name] = key
-        request.COOKIES[name] = key_cookie_value(name, key)  # the rest of this request too
+        request.COOKIES[cookie_for(name)] = key_cookie_value(name, key)  # the rest of it too
     setattr(request, _ROTATED, fresh)
 
 

@@ -30,6 +30,7 @@ from ginsite.apikit import (
     Preset,
     Target,
     WholeNumber,
+    answer_keeper,
     user_of,
 )
 from ginsite.numbers import PathInt
@@ -420,7 +421,8 @@ def hand_replay(request: HttpRequest, match_id: str, hand_number: PathInt) -> di
 def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str, Any]:
     """Make a move (one of the view's ``legal_actions``) on the ``version`` it was chosen on.
     Against Bea, her reply follows on the server; your event stream hears of each action."""
-    return move(user_of(request), match_id, body)
+    # With an Idempotency-Key the key's answer is kept inside the move's transaction.
+    return move(user_of(request), match_id, body, answer_keeper(request))
 
 
 def move(

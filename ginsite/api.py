@@ -31,7 +31,7 @@ from lobby.api_auth import SessionAuth, TokenAuth
 from lobby.api_players import router as players_router
 from lobby.moderation.api import router as moderation_router
 from lobby.pool_api import router as pool_router
-from lobby.push_api import router as push_router
+from lobby.push.api import router as push_router
 from lobby.ratings.api import router as ratings_router
 
 __all__ = ["api", "not_found_view"]

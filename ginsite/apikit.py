@@ -6,7 +6,7 @@ Apart from ``ginsite.api`` (the NinjaAPI itself), so that the routers in ``lobby
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, get_args
@@ -167,6 +167,17 @@ def note_auth_failure(address: str | None) -> None:
 def user_of(request: HttpRequest) -> Any:
     """The player making the request (authentication has already run)."""
     return request.auth  # type: ignore[attr-defined]
+
+
+# Where ``lobby.idempotency`` leaves, on a request with an ``Idempotency-Key``, the hook that
+# keeps the key's answer: a view whose change is one transaction (a move) calls it there with
+# its answer, so that the answer commits with the change (``answer_keeper``).
+KEEP_ANSWER = "keep_answer"
+
+
+def answer_keeper(request: HttpRequest) -> Callable[[dict[str, Any]], None] | None:
+    """The hook to hand this request's answer to inside its change's transaction, if any."""
+    return getattr(request, KEEP_ANSWER, None)
 
 
 def not_found_view(request: HttpRequest, rest: str = "") -> HttpResponse:

@@ -1,4 +1,4 @@
-"""Four guards around every view.
+"""Five guards around every view.
 
 ``NulGuardMiddleware``: PostgreSQL refuses a NUL character in text, so any lookup by a name or an
 id taken from the request (``/games/%00/``, ``/players/%00/``, a form field) failed with a 500.
@@ -23,6 +23,9 @@ one shared thread for them, whose connection is one for all.
 for ``DB_POOL_TIMEOUT`` seconds, the request fails wherever it first needed the database (a
 session, a token, a view). That is the server being busy, not broken: the answer is 503 with
 ``Retry-After`` (JSON under /api/), so clients and bots come back instead of giving up on a 500.
+
+``PrivateAnswersMiddleware``: an answer that depends on who asks is stored by no cache, the
+browser's included (Back after signing out on a shared device).
 """
 
 from __future__ import annotations
@@ -38,9 +41,11 @@ from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.core.signals import got_request_exception
 from django.db import close_old_connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils.cache import patch_cache_control
 from django.views import defaults
 from psycopg_pool import PoolTimeout
 
+from games import access
 from ginsite.apikit import CODES_BY_STATUS, error_response
 
 API_PREFIX = "/api/"
@@ -244,3 +249,41 @@ class BusyDatabaseMiddleware:
             busy = HttpResponse(BUSY_PAGE, status=503)
         busy["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
         return busy
+
+
+# --- Answers for one reader --------------------------------------------------------------------
+
+
+def _for_one_reader(request: HttpRequest, response: HttpResponse) -> bool:
+    """Does ``response`` depend on who asked: a session, an API token or a key cookie came
+    with the request, or goes out with the answer (a sign-in, a guest's first match)?"""
+    session = settings.SESSION_COOKIE_NAME
+    return bool(
+        request.headers.get("Authorization")
+        or session in request.COOKIES
+        or session in response.cookies
+        or access.holds_a_key(request.COOKIES)
+        or access.holds_a_key(response.cookies)
+    )
+
+
+class PrivateAnswersMiddleware:
+    """Every answer that depends on who asks is ``Cache-Control: no-store, private``: a table
+    with a hand, the lobby, Settings, a profile seen signed in, an htmx region, an API answer.
+    Without it a browser keeps such a page in its back/forward cache and its HTTP cache, so on
+    a shared device Back after signing out showed the previous player's table and settings
+    (issue 39, finding 7), and a shared proxy could keep one player's page for another.
+
+    A middleware, because the rule is the same for every door and no view should have to
+    remember it. What the same for everyone keeps its caching: static files (WhiteNoise answers
+    them before this runs), and pages asked for without a session, token or key. Directives a
+    view set are kept, these added (the event stream's no-cache, the service worker's)."""
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if _for_one_reader(request, response):
+            patch_cache_control(response, no_store=True, private=True)
+        return response

@@ -165,6 +165,19 @@ def insert(*instances: Model) -> None:
     inserted(instances, fetch_all(*insert_statement(*instances)))
 
 
+def insert_new(instance: Model) -> bool:
+    """``insert`` of one row, unless a row with the same unique values exists: then False and
+    nothing written (``ON CONFLICT DO NOTHING``: no error to break the transaction). On
+    PostgreSQL a row with those values that another transaction is writing makes this wait
+    for that transaction to end, and count as there once it commits."""
+    sql, values = insert_statement(instance)
+    found = fetch_all(sql.replace(" RETURNING ", " ON CONFLICT DO NOTHING RETURNING ", 1), values)
+    if not found:
+        return False
+    inserted((instance,), found)
+    return True
+
+
 def insert_statement(*instances: Model) -> Statement:
     """``insert``'s statement, to run with others (``fetch_sets``); then ``inserted``."""
     meta = instances[0]._meta

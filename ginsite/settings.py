@@ -169,6 +169,8 @@ MIDDLEWARE = [
     # Every answer under /api/ is JSON; no NUL character gets as far as a view (or a query).
     "ginsite.middleware.ApiErrorsMiddleware",
     "ginsite.middleware.NulGuardMiddleware",
+    # Outside the session's: sees the cookies it and the key rotation set on the answer.
+    "ginsite.middleware.PrivateAnswersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -471,9 +473,28 @@ if min(_WINDOWS) <= 0:
 # is derived from it. Without one, no push is sent and Settings says notifications are off.
 VAPID_PRIVATE_KEY = envstr("VAPID_PRIVATE_KEY")
 VAPID_SUBJECT = envstr("VAPID_SUBJECT", "mailto:admin@localhost")
-# Push services are reached over https only; the tests' stand-in listens on plain http on
-# loopback, which this allows (never in production).
-PUSH_ALLOW_LOOPBACK_HTTP = envbool("PUSH_ALLOW_LOOPBACK_HTTP", False)
+# Pushes go to these hosts only, the browsers' push services (lobby/push/endpoints.py: a
+# subscriber chooses the URL the server posts to). "*.": any name below that domain.
+PUSH_SERVICE_HOSTS = envlist(
+    "PUSH_SERVICE_HOSTS",
+    [
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        "push.services.mozilla.com",
+        "*.push.apple.com",
+        "*.notify.windows.com",
+    ],
+)
+_PUSH_HOST = r"(\*\.)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]([a-z0-9-]*[a-z0-9])?"
+if not all(re.fullmatch(_PUSH_HOST, host) for host in PUSH_SERVICE_HOSTS):
+    raise ImproperlyConfigured(
+        "PUSH_SERVICE_HOSTS must be host names in lower case, e.g. fcm.googleapis.com or "
+        "*.notify.windows.com (no address, port or scheme)"
+    )
+# Only the tests set this (with 127.0.0.1 among the hosts): their push-service stand-in
+# listens on plain http on loopback. Never from the environment, so no deployment can
+# open loopback to pushes.
+PUSH_ALLOW_LOOPBACK_HTTP = False
 # Seconds to wait before each retry of a push the service answered 5xx, 429 or not at all.
 PUSH_RETRY_DELAYS = (1.0, 5.0, 30.0)
 

@@ -4,24 +4,38 @@ gets the first answer again, and nothing is applied twice.
 A middleware, because it must see the final response (status and body) exactly as the client
 got it. Answers that say nothing about the request itself are not kept, so a retry may still
 go through: 401 and 403 (who is asking was not settled), 429 (rate limited) and 5xx.
+
+A key's record commits with the change it answers, or not at all, so a retry after a crash
+(kill -9 of the worker between the commit and the answer) gets the committed answer, or finds
+nothing made and goes through; it never waits for a record whose request died. A move
+(``POST /matches/{id}/actions``, and ``act`` over the event socket) keeps its answer inside
+the move's own transaction (``once``); any other POST runs in one transaction with its record
+(``_in_one_transaction``), which a second request with the key waits for at its first
+statement and then replays. The database ends a dead worker's transaction when its connection
+drops, record and change together. Only a record left by the version before this one (which
+took the key in a commit of its own) can be "in progress"; it stops blocking its key after
+``ABANDONED_AFTER``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
+from ninja.responses import NinjaJSONEncoder
+from pydantic_core import to_json
 
 from ginsite import rows
-from ginsite.apikit import ApiError, error_response
+from ginsite.apikit import KEEP_ANSWER, ApiError, error_response
 from lobby import tokens
 from lobby.models import IdempotencyRecord
 
@@ -29,10 +43,16 @@ HEADER = "Idempotency-Key"
 API_PATH = "/api/v1/"
 # Promised: at least 24 hours.
 KEEP = timedelta(hours=48)
-# A first request that never finished (its process died) stops blocking its key after this.
+# A record of the version before this one, whose request never finished, stops blocking its
+# key after this (this version never commits a record without its answer).
 ABANDONED_AFTER = timedelta(minutes=2)
 MAX_KEY = 255
 NOT_KEPT = {401, 403, 429}
+# The move: its answer is kept inside its own transaction (``games.api.move``).
+MOVE_PATH = re.compile(r"/api/v1/matches/[^/]+/actions")
+# What a move's answer says of itself, kept with the key for either door to replay.
+CONTENT_TYPE = "application/json; charset=utf-8"
+_POST_ENCODER = NinjaJSONEncoder()
 
 
 def _owner(request: HttpRequest) -> int | None:
@@ -87,22 +107,14 @@ def check_key(key: str) -> None:
         raise ApiError(400, "malformed", f"{HEADER} must be 1 to {MAX_KEY} printable characters.")
 
 
-def claim(user_id: int, key: str, print_: str) -> IdempotencyRecord | Answer:
-    """Take ``key`` for a request of ``user_id`` whose fingerprint is ``print_``: the record to
-    ``keep`` its answer in, or the first request's answer to give again. Raises ApiError when
-    the key is in use by a request still running (409) or was used for another request (422)."""
-    try:
-        record = IdempotencyRecord(user_id=user_id, key=key, fingerprint=print_)
-        # One statement, committed on its own: a transaction around it (BEGIN, the INSERT,
-        # COMMIT) cost two more round trips on every move. Inside an outer transaction (a
-        # test's) a savepoint keeps a taken key from breaking it.
-        _insert_alone(record)
-        return record
-    except IntegrityError:
-        found = _found(user_id, key)
-    if found is None:  # purged in between: treat as new next time
-        raise ApiError(409, "idempotency_in_progress", "Retry this request.")
-    return _first(found, print_)
+def move_answer(detail: dict[str, Any]) -> Answer:
+    """A move's answer as ``POST /matches/{id}/actions`` gives it: ``detail`` (the match as the
+    mover sees it) in JSON, its times (the match's, at its top level) as the POST's encoder
+    writes them and anything else pydantic-core does not know as that encoder does (the tests
+    hold the two equal)."""
+    times = {k: _POST_ENCODER.default(v) for k, v in detail.items() if isinstance(v, datetime)}
+    body = to_json({**detail, **times}, fallback=_POST_ENCODER.default)
+    return Answer(200, CONTENT_TYPE, body)
 
 
 def once(
@@ -113,10 +125,10 @@ def once(
     is the first request's answer given again.
 
     ``change(keep)`` makes the change and calls ``keep`` with its answer inside the change's
-    transaction: the key's record commits with the change, one commit where ``claim`` and
-    ``keep`` take three. A change refused (a key already taken among the reasons, as the
-    record's insert fails) gives the key's first answer when it has one. Raises ApiError as
-    ``claim`` does."""
+    transaction: the key's record commits with the change, in one commit. A change refused (a
+    key already taken among the reasons, as the record's insert fails) gives the key's first
+    answer when it has one. Raises ApiError 422 for a key used for another request, and 409
+    while a record of the version before this one holds the key (``_first``)."""
     for _attempt in range(2):  # twice only when a first attempt that died held the key
         answer, kept = _change_kept(user_id, key, print_, change)
         if kept:
@@ -127,7 +139,7 @@ def once(
         first = _first(found, print_)
         if isinstance(first, Answer):
             return first, True
-        first.delete()  # abandoned: the key is free again
+        first.delete()  # abandoned by the version before: the key is free again
     if answer.status in NOT_KEPT or answer.status >= 500:
         return answer, False
     try:
@@ -178,9 +190,10 @@ def _found(user_id: int, key: str) -> IdempotencyRecord | None:
 
 def _first(found: IdempotencyRecord, print_: str) -> IdempotencyRecord | Answer:
     """What a key's record ``found`` says to a request whose fingerprint is ``print_``: its
-    answer, or the record itself when its first request died before answering (the key is
-    this one's to take over). Raises ApiError 422 (another request's key) or 409 (its first
-    request still runs)."""
+    answer, or the record itself when it has none and its request is long gone (the key is
+    this one's to take over). Raises ApiError 422 (another request's key), or 409 for a record
+    without an answer younger than ``ABANDONED_AFTER``: one only the version before this one
+    wrote, whose request may still run on a worker not yet replaced."""
     if found.fingerprint != print_:
         raise ApiError(
             422,
@@ -198,22 +211,19 @@ def _first(found: IdempotencyRecord, print_: str) -> IdempotencyRecord | Answer:
     return found
 
 
-def keep(record: IdempotencyRecord, answer: Answer) -> None:
-    """Keep ``answer`` for the repeats of ``record``'s key; one that says nothing about the
-    request itself (401, 403, 429, 5xx) frees the key instead, so a retry may still go through."""
-    if answer.status in NOT_KEPT or answer.status >= 500:
-        record.delete()
-        return
-    record.status = answer.status
-    record.content_type = answer.content_type
-    record.body = answer.body
-    rows.update(record, ["status", "content_type", "body"])
-
-
 def _replay(answer: Answer) -> HttpResponse:
     response = HttpResponse(answer.body, status=answer.status, content_type=answer.content_type)
     response["Idempotent-Replayed"] = "true"
     return response
+
+
+def _answer_of(response: HttpResponse) -> Answer:
+    return Answer(response.status_code, response.get("Content-Type", ""), response.content)
+
+
+def _kept(answer: Answer) -> bool:
+    """Is ``answer`` the key's? Not one that says nothing of the request itself."""
+    return answer.status not in NOT_KEPT and answer.status < 500
 
 
 class IdempotencyMiddleware:
@@ -229,17 +239,62 @@ class IdempotencyMiddleware:
             user_id = _owner(request)
             if user_id is None:
                 return self.get_response(request)  # the API itself answers 401
-            taken = claim(user_id, key, fingerprint("POST", request.get_full_path(), request.body))
+            print_ = fingerprint("POST", request.get_full_path(), request.body)
+            if MOVE_PATH.fullmatch(request.path):
+                return self._move(request, user_id, key, print_)
+            return self._in_one_transaction(request, user_id, key, print_)
         except ApiError as refused:
             return error_response(refused.status, refused.code, refused.message)
-        if isinstance(taken, Answer):
-            return _replay(taken)
-        response = self.get_response(request)
-        if response.streaming:
-            taken.delete()
-            return response
-        content_type = response.get("Content-Type", "")
-        keep(taken, Answer(response.status_code, content_type, response.content))
+
+    def _move(self, request: HttpRequest, user_id: int, key: str, print_: str) -> HttpResponse:
+        """A move over HTTP, as over the socket: the view hands its answer to the key's record
+        inside the move's transaction (``KEEP_ANSWER``), so a committed move has its answer."""
+        responses: list[HttpResponse] = []
+
+        def change(keep: Callable[[Answer], None]) -> Answer:
+            kept: list[Answer] = []
+
+            def keep_detail(detail: dict[str, Any]) -> None:
+                kept.append(move_answer(detail))
+                keep(kept[-1])
+
+            setattr(request, KEEP_ANSWER, keep_detail)
+            response = self.get_response(request)
+            if kept and response.status_code == kept[-1].status:
+                # The very bytes the key keeps, so that a repeat gets the same bytes again.
+                response.content = kept[-1].body
+            responses.append(response)
+            return _answer_of(response)
+
+        answer, replayed = once(user_id, key, print_, change)
+        return _replay(answer) if replayed else responses[-1]
+
+    def _in_one_transaction(
+        self, request: HttpRequest, user_id: int, key: str, print_: str
+    ) -> HttpResponse:
+        """Any other POST, in one transaction with its key's record: taken first (a second
+        request with the key waits for this one's end there), answered last. An answer that
+        is not the key's rolls back the change with the record: nothing was made."""
+        with transaction.atomic():
+            record = IdempotencyRecord(user_id=user_id, key=key, fingerprint=print_)
+            if not rows.insert_new(record):
+                found = _found(user_id, key)
+                if found is None:  # purged in between: treat as new next time
+                    raise ApiError(409, "idempotency_in_progress", "Retry this request.")
+                first = _first(found, print_)
+                if isinstance(first, Answer):
+                    return _replay(first)
+                record = first  # abandoned by the version before: this request's now
+            response = self.get_response(request)
+            if response.streaming:
+                record.delete()
+            elif _kept(answer := _answer_of(response)):
+                record.status = answer.status
+                record.content_type = answer.content_type
+                record.body = answer.body
+                rows.update(record, ["status", "content_type", "body"])
+            else:
+                transaction.set_rollback(True)
         return response
 
 

@@ -6,7 +6,7 @@ so when it comes from a player they follow), a rematch offered to them at the en
 turn: the change that began it). The sweep every server process runs reminds the player to
 move when little of their time is left (``remind_due``, once per turn). Each notice is
 written in the recipient's language (their profile's, else the site's) and sent after the
-commit by ``lobby.push_delivery``, which also skips a player who has a page or stream open.
+commit by ``lobby.push.delivery``, which also skips a player who has a page or stream open.
 A notice names players and rules, never a card.
 """
 
@@ -30,7 +30,7 @@ from games.models import Match, Offer, Seat
 from games.state_cache import load_state
 from lobby.broadcast import publish_to
 from lobby.models import Challenge, Follow, TurnReminder, display_name_of, ensure_profile
-from lobby.push_delivery import Notice, send
+from lobby.push.delivery import Notice, send
 
 # How long a push service keeps a rematch offer for a device that is offline.
 REMATCH_TTL_SECONDS = 10 * 60

@@ -25,13 +25,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import datetime
 from functools import partial
 from typing import Any
 
-from ninja.responses import NinjaJSONEncoder
 from pydantic import ValidationError
-from pydantic_core import to_json
 
 from games.api import ActionIn, move
 from ginsite.apikit import ApiError, Refusal, check_rate, malformed, refusal
@@ -39,19 +36,9 @@ from ginsite.refusals import Refused
 from lobby import idempotency
 from lobby.idempotency import Answer
 
-# What the POST's answer says of itself, kept with the key for either door to replay.
-CONTENT_TYPE = "application/json; charset=utf-8"
 ENVELOPE = ("type", "id", "match", "idempotency_key")
 MAX_ID = 64
 Keep = Callable[[Answer], None]
-_POST_ENCODER = NinjaJSONEncoder()
-
-
-def _encoded(detail: dict[str, Any]) -> bytes:
-    """The JSON of an answer, its times (the match's, at its top level) as the POST's encoder
-    writes them, and anything else pydantic-core does not know as that encoder does."""
-    times = {k: _POST_ENCODER.default(v) for k, v in detail.items() if isinstance(v, datetime)}
-    return to_json({**detail, **times}, fallback=_POST_ENCODER.default)
 
 
 def _frame(ident: Any, status: int, body: bytes, replayed: bool = False) -> str:
@@ -89,8 +76,7 @@ def _moved(user: Any, match: str, body: dict[str, Any], keep: Keep | None = None
         # wraps every field in Python: 80 us a move), and encoded by pydantic-core (a quarter
         # of ``json.dumps``'s time), its times written as the POST writes them: the tests
         # hold the two answers equal.
-        body = _encoded(detail)
-        answered.append(Answer(200, CONTENT_TYPE, body))
+        answered.append(idempotency.move_answer(detail))
         if keep is not None:
             keep(answered[0])
 
@@ -104,7 +90,7 @@ def _moved(user: Any, match: str, body: dict[str, Any], keep: Keep | None = None
         refused = refusal(refusing)
     else:
         return answered[0]
-    return Answer(refused.status, CONTENT_TYPE, json.dumps(refused.body).encode())
+    return Answer(refused.status, idempotency.CONTENT_TYPE, json.dumps(refused.body).encode())
 
 
 def act(user: Any, frame: dict[str, Any]) -> str:

@@ -250,7 +250,8 @@ async def test_a_key_first_sent_over_http_is_replayed_over_the_socket(table):
 
 def _held_key(user: Any, match: Match, command: dict[str, Any], age: timedelta) -> None:
     """``command``'s key held for ``user`` by a first attempt begun ``age`` ago and never
-    answered (over HTTP, where the key is taken before the move)."""
+    answered: a record without its answer, which only the version before this one wrote (it
+    took the key over HTTP in a commit of its own, before the move)."""
     body = {name: value for name, value in command.items() if name != "match"}
     body.pop("idempotency_key")
     path = f"/api/v1/matches/{match.public_id}/actions"

@@ -71,7 +71,7 @@ def reveal(client: Client, match: Match) -> str:
     assert response.status_code == 302 and response["Location"] == page(match)
     shown = client.get(page(match))
     assert shown.status_code == 200
-    assert shown["Cache-Control"] == "no-store"
+    assert "no-store" in shown["Cache-Control"]
     return shown.content.decode()
 
 
@@ -79,7 +79,7 @@ def assert_pass_screen_in_place(response: HttpResponse, name: str) -> str:
     """An htmx answer that swaps the pass screen in for the page's main part (the hand that
     was there goes with it); its HTML."""
     assert response.status_code == 200
-    assert response["Cache-Control"] == "no-store"
+    assert "no-store" in response["Cache-Control"]
     assert (response["HX-Retarget"], response["HX-Reselect"]) == ("#main", "#main")
     assert response["HX-Reswap"] == "outerHTML"
     html = response.content.decode()
@@ -120,7 +120,7 @@ def test_the_pass_screen_holds_neither_hand(device: Client, match: Match):
     response = device.get(page(match))
     html = response.content.decode()
     assert "Pass the device to Ann, then press Reveal my hand" in html
-    assert response["Cache-Control"] == "no-store"
+    assert "no-store" in response["Cache-Control"]
     # No card at all: neither hand, nor the stock (the upcard is public but not needed here).
     assert_no_leak(html, [c for c in ALL_CARDS if c != "QC"])
     assert 'id="hand"' not in html
@@ -250,7 +250,7 @@ def test_the_hint_helps_the_revealed_hand_and_reveals_nothing_on_a_plain_get(
     table = reveal(device, match)
     assert f'hx-get="{route(match, "hint")}"' in table
     answer = device.get(route(match, "hint"), HTTP_HX_REQUEST="true")
-    assert answer.status_code == 200 and answer["Cache-Control"] == "no-store"
+    assert answer.status_code == 200 and "no-store" in answer["Cache-Control"]
     assert "Bea would:" in answer.content.decode()
     # Without htmx (a link opened by hand) it is the pass screen, never a hand.
     plain = device.get(route(match, "hint"))
@@ -272,7 +272,7 @@ def test_reveal_over_htmx_shows_the_hand_in_place_and_marks_this_position(
     device: Client, match: Match
 ):
     response = device.post(route(match, "reveal"), {"version": 0}, **HTMX)
-    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    assert response.status_code == 200 and "no-store" in response["Cache-Control"]
     html = response.content.decode()
     assert shown_cards(html, ANN) == hand(ANN) and 'id="main"' in html
     marker = response.cookies[local.REVEALED_COOKIE]

@@ -10,6 +10,7 @@ import io
 import json
 import os
 import re
+import socket
 import threading
 from collections import deque
 from dataclasses import dataclass, field
@@ -67,6 +68,8 @@ class PushService:
     released: threading.Event = field(default_factory=threading.Event)
     arrived: threading.Condition = field(default_factory=threading.Condition)
     devices: dict[str, Device] = field(default_factory=dict)
+    # Where a 3xx answer sends the site (its Location header).
+    location: str = ""
 
     def __post_init__(self) -> None:
         self.released.set()
@@ -84,6 +87,8 @@ class PushService:
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 push = Push(self.path, headers, body, json.loads(clear), status)
                 self.send_response(status)
+                if 300 <= status < 400:
+                    self.send_header("Location", service.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 with service.arrived:
@@ -115,3 +120,28 @@ class PushService:
         self.released.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+class Listener:
+    """A TCP port on loopback that answers nothing and counts the connections made to it: where
+    a test points a name the site must not connect to."""
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.sock.setblocking(False)
+        self.port = self.sock.getsockname()[1]
+        self.count = 0
+
+    def connections(self) -> int:
+        """How many connections were made so far (the kernel completes them in the backlog
+        before anyone accepts, so this sees every one made before it is called)."""
+        while True:
+            try:
+                accepted, _address = self.sock.accept()
+            except BlockingIOError:
+                return self.count
+            accepted.close()
+            self.count += 1
+
+    def close(self) -> None:
+        self.sock.close()

@@ -30,10 +30,14 @@ from pywebpush import WebPushException, webpush
 
 from lobby import presence, push
 from lobby.models import PushSubscription
+from lobby.push import endpoints
 
 log = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 10
+# What ``_post`` says of a push it did not send: the push service's name led to an address
+# that is not public (``lobby.push.endpoints``).
+UNREACHABLE = -1
 _pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="push")
 _pending: set[Future[None]] = set()
 _lock = threading.Lock()
@@ -106,9 +110,18 @@ def _deliver_all(user_id: int, notice: Notice) -> None:
 
 def _deliver(subscription: PushSubscription, notice: Notice) -> None:
     """Post one encrypted push; retried on 5xx, 429 and timeouts, dropped on 404 and 410."""
+    try:
+        endpoints.check(subscription.endpoint)
+    except endpoints.NotAPushService:
+        # Stored before the push services' hosts were the rule: no push service gave it.
+        log.warning("push subscription %s is no push service's: removed", subscription.pk)
+        subscription.delete()
+        return
     delays = list(settings.PUSH_RETRY_DELAYS)
     while True:
         status = _post(subscription, notice)
+        if status == UNREACHABLE:
+            return
         if status is not None and status < 300:
             PushSubscription.objects.filter(pk=subscription.pk).update(last_sent_at=timezone.now())
             return
@@ -126,11 +139,10 @@ def _deliver(subscription: PushSubscription, notice: Notice) -> None:
 
 
 def _post(subscription: PushSubscription, notice: Notice) -> int | None:
-    """The push service's status code, or None when it did not answer in time."""
-    # A push service answers; it never redirects. Following one would let a subscription
-    # send the server's requests somewhere else.
-    session = requests.Session()
-    session.max_redirects = 0
+    """The push service's status code (a redirect's too: not followed), None when it did not
+    answer in time, UNREACHABLE when its name led to an address the site does not connect to
+    (not tried again: a name that resolves to a private address is not a push service)."""
+    session = endpoints.PinnedSession()
     try:
         response = webpush(
             subscription_info={
@@ -146,6 +158,9 @@ def _post(subscription: PushSubscription, notice: Notice) -> int | None:
         )
     except WebPushException as exc:
         return exc.response.status_code if exc.response is not None else None
+    except endpoints.Unreachable as refused:
+        log.warning("push to subscription %s not sent: %s", subscription.pk, refused)
+        return UNREACHABLE
     except requests.RequestException:
         return None
     finally:

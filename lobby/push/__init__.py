@@ -3,20 +3,18 @@
 A browser subscribes with the site's VAPID public key and hands us what its push service gave
 it: an endpoint (where the site posts a push) and two keys (what the payload is encrypted
 with). Everything here is checked before a row is stored, since the server will later post to
-that endpoint: https only (plain http on loopback only where settings allow it, for the tests'
-push service), no IP address or local name as its host, keys of the right kind and size.
-Sending is ``lobby.push_delivery``; what is sent when is ``lobby.notifications``.
+that endpoint: a push service's URL (``lobby.push.endpoints``: the abuse case and its rules),
+keys of the right kind and size. Sending is ``lobby.push.delivery``; what is sent when is
+``lobby.notifications``.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import ipaddress
 import re
 from functools import cache
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -27,13 +25,13 @@ from django.utils.translation import gettext_noop
 
 from ginsite.refusals import Conflict, NotFound, Refused
 from lobby.models import PushSubscription
+from lobby.push import endpoints
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
 MAX_DEVICES = 10
 MAX_ENDPOINT_CHARS = 2000
-LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]", "::1")
 
 
 class BadSubscription(Refused, code="bad_subscription"):
@@ -73,19 +71,14 @@ def _b64decode(text: str) -> bytes:
 def _check_endpoint(endpoint: str) -> None:
     if not endpoint or len(endpoint) > MAX_ENDPOINT_CHARS:
         raise BadSubscription(_("The endpoint must be a URL of at most 2000 characters."))
-    parts = urlsplit(endpoint)
-    host = (parts.hostname or "").lower()
-    loopback = host in LOOPBACK_NAMES
-    if parts.scheme == "http" and loopback and settings.PUSH_ALLOW_LOOPBACK_HTTP:
-        return
-    if parts.scheme != "https" or not host or parts.username or parts.password:
-        raise BadSubscription(_("The endpoint must be an https URL of a push service."))
     try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        if not loopback and "." in host and not host.endswith((".local", ".internal")):
-            return
-    raise BadSubscription(_("The endpoint must name a push service, not an address."))
+        endpoints.check(endpoint)
+    except endpoints.NotHttps:
+        raise BadSubscription(_("The endpoint must be an https URL of a push service.")) from None
+    except endpoints.NotAPushService:
+        raise BadSubscription(
+            _("Notifications go through the browsers' push services only, and that is not one.")
+        ) from None
 
 
 KEYS = gettext_noop(
