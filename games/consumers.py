@@ -44,6 +44,7 @@ from ginsite import limits
 from ginsite.dbwork import in_thread
 from ginsite.language import in_language, reader_language
 from ginsite.pushes import credentials_group, notices_group, opened_with
+from ginsite.refusals import Refused
 from ginsite.sockets import SiteConsumerMixin
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,15 @@ def _find(public_id: str, user: Any, cookies: dict[str, str]) -> TableReader | N
     key_group = access.socket_key_group(asker, caller)
     match = asker.match
     return TableReader(match.pk, match.public_id, match.group_name, asker.seat, key_group)
+
+
+def _play(public_id: str, seat: int, fields: dict[str, str]) -> Refused | None:
+    """The socket's move through the page's door: None once made, else its refusal."""
+    try:
+        page_moves.play(public_id, seat, fields)
+    except Refused as refused:
+        return refused
+    return None
 
 
 def _render(
@@ -277,7 +287,7 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
             return
         fields = page_moves.socket_fields(frame)
         refused = await in_thread(in_language)(
-            self.language, page_moves.play, self.reader.public_id, self.reader.seat, fields
+            self.language, _play, self.reader.public_id, self.reader.seat, fields
         )
         async with self.lock:
             if refused is None:
@@ -285,9 +295,8 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
                 answer: dict[str, Any] = {"type": "answer", "status": 200}
                 html = await self._update(self.shown, always=("notice",))
             else:
-                status, message = refused
-                answer = {"type": "answer", "status": status, "message": message}
-                html = await self._update(None, notice=message)
+                answer = {"type": "answer", "status": refused.status, "message": refused.message}
+                html = await self._update(None, notice=refused.message)
             if html is None:
                 return
             await self.send_json({**answer, "html": html})

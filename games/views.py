@@ -187,10 +187,11 @@ def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     if seat is None:
         return refusal(request, match, None, 403, _("This is not your match: you hold no seat."))
     before = view_for(match, seat)
-    refused = page_moves.play(match, seat, request.POST)
-    if refused is not None:
-        return refusal(request, match, seat, *refused)
-    return moved_response(request, match, seat, before)
+    try:
+        moved = page_moves.play(match.public_id, seat, request.POST)
+    except Refused as refused:
+        return refusal(request, match, seat, refused.status, refused.message)
+    return moved_response(request, moved, seat, before)
 
 
 @login_or_guest_required
