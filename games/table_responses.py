@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -34,14 +34,6 @@ HINT_REGIONS = ("hint", "pile", "hand", "actions")
 OTHER_TAB = gettext_lazy(
     "The table changed in another tab or window; here it is as it is now. Nothing was changed."
 )
-
-
-def find_asker(request: HtmxHttpRequest, public_id: str, kind: str | None = None) -> access.Asker:
-    """The match and who the sender is at it (``games.access``); no such match is a 404."""
-    asker = access.find(public_id, access.of_request(request), kind=kind)
-    if asker is None:
-        raise Http404(_("No such match."))
-    return asker
 
 
 ViewFn = Callable[..., HttpResponse]
