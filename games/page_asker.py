@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from games import access, starts
 from games.models import Match
+from games.services import NotYourSeat
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -49,6 +50,13 @@ def find(
     if asker is None:
         raise Http404(missing or _("No such match."))
     return asker
+
+
+def seat(asker: access.Asker) -> int:
+    """The seat the asker holds; none is ``NotYourSeat`` (403)."""
+    if asker.seat is None:
+        raise NotYourSeat(_("This is not your match: you hold no seat."))
+    return asker.seat
 
 
 def at(request: HttpRequest, match: Match) -> access.Asker:

@@ -57,11 +57,13 @@ def view_for(match: Match, seat: int | None) -> dict[str, Any]:
     of the view's top level to change.
     """
     rendered = pending_views(match)
+    if rendered is not None and seat in rendered:
+        return dict(rendered[seat])
+    view = _render(match, seat)
     if rendered is None:
-        return _render(match, seat)
-    if seat not in rendered:
-        rendered[seat] = _render(match, seat)
-    return dict(rendered[seat])
+        return view
+    rendered[seat] = view
+    return dict(view)
 
 
 def _render(match: Match, seat: int | None) -> dict[str, Any]:

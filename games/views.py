@@ -179,15 +179,15 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 @login_or_guest_required
 def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """A move from the table's form, through the page's door (``games.page_moves``): the regions
+    it changed, or the refusal with the table as it really is now."""
     asker = page_asker.find(request, public_id)
-    match, seat = asker.match, asker.seat
-    if seat is None:
-        return refusal(request, match, None, 403, _("This is not your match: you hold no seat."))
-    before = view_for(match, seat)
     try:
-        moved = page_moves.play(match.public_id, seat, request.POST)
+        seat = page_asker.seat(asker)
+        before = view_for(asker.match, seat)
+        moved = page_moves.play(asker.match.public_id, seat, request.POST)
     except Refused as refused:
-        return refusal(request, match, seat, refused.status, refused.message)
+        return refusal(request, asker.match, asker.seat, refused.status, refused.message)
     return moved_response(request, moved, seat, before)
 
 
@@ -234,14 +234,13 @@ def _live_request(
 ) -> HttpResponse:
     """Run one live-play request (offer, answer, claim) for the requester's seat."""
     asker = page_asker.find(request, public_id)
-    match, seat = asker.match, asker.seat
-    if seat is None:
-        return refusal(request, match, None, 403, _("This is not your match: you hold no seat."))
-    before = view_for(match, seat)
+    match = asker.match
     try:
+        seat = page_asker.seat(asker)
+        before = view_for(match, seat)
         new = act(match, seat)
     except Refused as refused:
-        return refusal(request, match, seat, refused.status, refused.message)
+        return refusal(request, match, asker.seat, refused.status, refused.message)
     return _after_live_request(request, match, seat, before, new)
 
 
