@@ -22,7 +22,7 @@ from games.ai import hint as bea_hint
 from games.models import Match
 from games.readers import WATCHER, view_for
 from games.table.context import table_context
-from games.table.regions import REGIONS, render_regions, render_update
+from games.table.regions import render_regions, render_update
 from ginsite import numbers
 
 
@@ -89,10 +89,9 @@ def refusal(
     if seat is None:
         return render(request, "games/refused.html", {"message": message}, status=status)
     if request.htmx:
-        # Every region, not just the notice: a stale page catches up with the real position.
-        view = view_for(match, seat)
-        context = table_context(match, seat, view, notice=message)
-        return HttpResponse(render_regions(REGIONS, context, request), status=status)
+        # Every region (no view before), not just the notice: a stale page catches up with
+        # the real position.
+        return _regions(request, match, seat, None, status=status, notice=message)
     return table_response(request, match, seat, status=status, notice=message)
 
 
@@ -102,8 +101,22 @@ def moved_response(
     """The answer to a move that went through."""
     if not request.htmx:
         return redirect("games:table", match.public_id)
+    return _regions(request, match, seat, before)
+
+
+def _regions(
+    request: HtmxHttpRequest,
+    match: Match,
+    seat: int,
+    before: dict[str, Any] | None,
+    *,
+    status: int = 200,
+    notice: str = "",
+) -> HttpResponse:
+    """The regions that changed since ``before`` (all of them without it), as htmx swaps."""
     after = view_for(match, seat)
-    return HttpResponse(render_update(match, seat, before, after, request=request))
+    html = render_update(match, seat, before, after, request=request, notice=notice)
+    return HttpResponse(html, status=status)
 
 
 def client_version(request: HtmxHttpRequest) -> int | None:
