@@ -16,7 +16,17 @@ from typing import Annotated, Any, Literal
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
-from games import access, correspondence, history, lookups, presence, replays, services, starts
+from games import (
+    access,
+    api_asker,
+    correspondence,
+    history,
+    lookups,
+    presence,
+    replays,
+    services,
+    starts,
+)
 from games.engine import legal_actions
 from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
@@ -34,7 +44,7 @@ from ginsite.apikit import (
     user_of,
 )
 from ginsite.numbers import PathInt
-from ginsite.refusals import Refused
+from ginsite.refusals import NotFound, Refused
 
 from .api_replays import ReplayOut
 
@@ -213,31 +223,12 @@ class HistoryQuery(Params):
 # --- Helpers ------------------------------------------------------------------------------------
 
 
-def _visible(user: Any, public_id: str) -> tuple[Match, int | None]:
-    """The match and ``user``'s seat (None: watching), as ``games.access`` finds them. A match
-    the user may neither play nor watch is 404, as if it did not exist."""
-    # A player asking about their own match (the common case): their seat and its match in
-    # one query, the seats' names in one more (``find`` builds both through the ORM).
-    asker = access.held_seat(user, public_id)
-    if asker is not None:
-        _with_players(asker.match)
-    else:
-        asker = access.find(public_id, access.of_account(user))
-    if asker is None or not asker.at_table:
-        raise ApiError(404, "not_found", "There is no such match.")
-    if asker.seat is not None:
-        # A request about the match is the seat's player being here (an API client opens no
-        # table socket).
-        presence.seat_active(asker.match, asker.seat)
-    return asker.match, asker.seat
-
-
-def _seated(user: Any, public_id: str) -> tuple[Match, int]:
-    """The match and ``user``'s seat; a watcher trying to act gets 403."""
-    match, seat = _visible(user, public_id)
-    if seat is None:
-        raise ApiError(403, "not_your_match", "You are not playing in this match.")
-    return match, seat
+def _acting(user: Any, public_id: str) -> tuple[Match, int]:
+    """The match and the seat of a player acting on it (an offer, a resignation, a claim): a
+    request that is also its player being here."""
+    asker, seat = api_asker.player(user, public_id)
+    presence.seat_active(asker.match, seat)
+    return asker.match, seat
 
 
 def _summary(match: Match, seat: int | None) -> dict[str, Any]:
@@ -372,18 +363,18 @@ def start_bea(request: HttpRequest, body: BeaIn) -> Status:
             replace_running=body.replace,
             admit=starts.admit(f"user:{user.pk}", None),
         )
-    except starts.TooManyMatches as refused:
-        raise ApiError(
-            429, refused.code, refused.message, **{"Retry-After": str(refused.retry_after)}
-        ) from None
     except services.BeaMatchRunning as running:
-        raise ApiError(
-            409,
-            running.code,
+        # The API's words for it: a client asks again with ``replace``, not with a button.
+        raise services.BeaMatchRunning(
+            running.running,
             f"Your match {running.running.public_id} against Bea is still running: finish "
             "it, or start again with replace set to abandon it.",
         ) from None
+    except starts.TooManyMatches:
+        raise  # 429 with Retry-After, as the service says
     except Refused as refused:
+        # Rules the body names that the service turns down (a preset, a target, a level):
+        # a malformed body, the API's own 400.
         raise ApiError(400, "invalid_request", refused.message) from None
     return Status(201, _detail(_with_players(match), 0))
 
@@ -392,8 +383,12 @@ def start_bea(request: HttpRequest, body: BeaIn) -> Status:
 def get_match(request: HttpRequest, match_id: str) -> dict[str, Any]:
     """Your view of a match: your seat's ``player_view``, or the spectator view when you watch
     a lobby match you do not play in."""
-    match, seat = _visible(user_of(request), match_id)
-    return _detail(match, seat)
+    asker = api_asker.reader(user_of(request), match_id)
+    if asker.seat is not None:
+        # Reading the match is its player being here (an API client opens no table socket):
+        # the win cannot be claimed against a player who keeps reading (issue 28).
+        presence.seat_active(asker.match, asker.seat)
+    return _detail(asker.match, asker.seat)
 
 
 @router.get(
@@ -405,13 +400,11 @@ def hand_replay(request: HttpRequest, match_id: str, hand_number: PathInt) -> di
     """A finished hand, move by move: both hands at every step, Bea's notes, the result. For
     the players and anyone who may watch the match; a hand still in play is 404, like one that
     does not exist."""
-    match, _seat = _visible(user_of(request), match_id)
+    match = api_asker.reader(user_of(request), match_id).match
     try:
         replay = replays.replay_of(match, hand_number)
     except replays.NoSuchHand:
-        raise ApiError(
-            404, "not_found", "There is no finished hand of that number in this match."
-        ) from None
+        raise NotFound("There is no finished hand of that number in this match.") from None
     return replays.as_json(replay)
 
 
@@ -451,8 +444,8 @@ def move(
         seat_of = partial(access.seat_of_account, user_id=user.pk)
         if services.submit_as(match_id, seat_of, action, body.version, settle=settle) is not None:
             return answered[0]
-    match, seat = _seated(user, match_id)  # the refusal: 404, or 403 for a watcher
-    services.submit(match, seat, action, body.version, settle=settle)
+    asker, seat = api_asker.player(user, match_id)  # the refusal: 404, or 403 for a watcher
+    services.submit(asker.match, seat, action, body.version, settle=settle)
     return answered[0]
 
 
@@ -461,7 +454,7 @@ def move(
 )
 def resign(request: HttpRequest, match_id: str, body: VersionIn) -> dict[str, Any]:
     """Give up the match, as of the ``version`` you saw; your opponent wins."""
-    match, seat = _seated(user_of(request), match_id)
+    match, seat = _acting(user_of(request), match_id)
     services.resign(match, seat, body.version)
     return _detail(match, seat)
 
@@ -471,7 +464,7 @@ def resign(request: HttpRequest, match_id: str, body: VersionIn) -> dict[str, An
 )
 def claim(request: HttpRequest, match_id: str, body: VersionIn) -> dict[str, Any]:
     """Claim the win when your opponent has been away for over a minute in their turn."""
-    match, seat = _seated(user_of(request), match_id)
+    match, seat = _acting(user_of(request), match_id)
     services.claim_win(match, seat, body.version)
     return _detail(match, seat)
 
@@ -479,7 +472,7 @@ def claim(request: HttpRequest, match_id: str, body: VersionIn) -> dict[str, Any
 @router.post("/matches/{match_id}/offers", response={201: OfferOut, ERRORS: Error}, tags=["offers"])
 def make_offer(request: HttpRequest, match_id: str, body: OfferIn) -> Status:
     """Offer a rematch (once the match is over) or a restart (during it) to the other player."""
-    match, seat = _seated(user_of(request), match_id)
+    match, seat = _acting(user_of(request), match_id)
     offer = services.make_offer(match, seat, body.kind, body.version)
     return Status(201, _offer_json(offer))
 
@@ -498,9 +491,9 @@ def answer_offer(
 ) -> dict[str, Any]:
     """Accept or decline the other player's offer, or withdraw your own. Accepting starts the
     new match (``next``)."""
-    match, seat = _seated(user_of(request), match_id)
+    match, seat = _acting(user_of(request), match_id)
     new = services.answer_offer(match, seat, offer_id, answer, body.version)
     offer = match.offers.select_related("result").filter(pk=offer_id).first()
     if offer is None:
-        raise ApiError(404, "not_found", "There is no such offer.")
+        raise NotFound("There is no such offer.")
     return {"offer": _offer_json(offer), "next": new.public_id if new is not None else None}

@@ -9,8 +9,8 @@ from typing import Any, Literal
 from django.http import HttpRequest
 from ninja import Field, Router, Schema
 
-from games import access, quick_messages
-from ginsite.apikit import ERRORS, ApiError, Body, Error, user_of
+from games import api_asker, quick_messages
+from ginsite.apikit import ERRORS, Body, Error, user_of
 
 router = Router()
 
@@ -44,13 +44,6 @@ class MuteOut(Schema):
     muted: bool
 
 
-def _asker(request: HttpRequest, match_id: str) -> access.Asker:
-    asker = access.find(match_id, access.of_account(user_of(request)))
-    if asker is None or not asker.at_table:
-        raise ApiError(404, "not_found", "There is no such match.")
-    return asker
-
-
 @router.post(
     "/matches/{match_id}/messages", response={200: MessageOut, ERRORS: Error}, tags=["messages"]
 )
@@ -58,7 +51,7 @@ def send_message(request: HttpRequest, match_id: str, body: MessageIn) -> dict[s
     """Say a quick message to the table (a match between two people, as one of its players):
     both players see it; one per 3 seconds (429 with `Retry-After` sooner); watchers may not
     send (403)."""
-    asker = _asker(request, match_id)
+    asker = api_asker.reader(user_of(request), match_id)
     quick_messages.send(asker.match, asker.seat, body.message)
     return {
         "match": asker.match.public_id,
@@ -74,7 +67,7 @@ def send_message(request: HttpRequest, match_id: str, body: MessageIn) -> dict[s
 def mute_messages(request: HttpRequest, match_id: str, body: MuteIn) -> dict[str, Any]:
     """Mute (or unmute) this match's quick messages for you: no bubble at your table, no
     `message` event on your stream."""
-    asker = _asker(request, match_id)
+    asker = api_asker.reader(user_of(request), match_id)
     reader = quick_messages.reader_key(asker.seat, user_of(request))
     quick_messages.set_muted(asker.match, reader, body.muted)
     return {"match": asker.match.public_id, "muted": body.muted}

@@ -11,6 +11,9 @@ class GamesConfig(AppConfig):
         # Games' own subscribers of its announcements; the lobby's are in LobbyConfig.ready.
         from games import bea_turns, table_push
         from games.events import match_changed
+        from games.lesson import hooks as lesson_hooks
 
         match_changed.connect(table_push.on_change, dispatch_uid="games.table_push")
         match_changed.connect(bea_turns.on_change, dispatch_uid="games.bea_turns")
+        # A lesson's rules, in the move path by registration (games.extras.kinds).
+        lesson_hooks.register()

@@ -36,9 +36,8 @@ from django.utils import timezone
 from games.ai import choose
 from games.engine import player_view
 
-from . import services
+from . import extras, services
 from .events import MatchChanged
-from .lesson import script as lesson_script
 from .models import Match, Seat
 from .readers import bea_seat
 from .state_cache import load_state
@@ -74,8 +73,9 @@ def play(match: Match) -> bool:
 
 def _decide(view: dict[str, Any], level: str, rng: random.Random) -> dict[str, Any]:
     """Bea's action at ``level``; in a lesson her "level" is the lesson's script."""
-    if level == lesson_script.LEVEL:
-        return lesson_script.choose(view)
+    scripted = extras.scripted_levels.get(level)
+    if scripted is not None:
+        return scripted(view)
     return choose(view, level=level, rng=rng)
 
 

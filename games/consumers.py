@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import json
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -30,7 +29,6 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import (
-    access,
     budgets,
     events,
     lookups,
@@ -38,12 +36,15 @@ from games import (
     presence,
     quick_messages,
     readers,
+    socket_asker,
 )
+from games.socket_asker import TableReader
 from games.table.regions import render_update
 from ginsite import limits
 from ginsite.dbwork import in_thread
 from ginsite.language import in_language, reader_language
 from ginsite.pushes import credentials_group, notices_group, opened_with
+from ginsite.refusals import Refused
 from ginsite.sockets import SiteConsumerMixin
 
 log = logging.getLogger(__name__)
@@ -55,26 +56,13 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 
 
-@dataclass
-class TableReader:
-    """Who this socket serves, resolved once at connect."""
-
-    match_pk: int
-    public_id: str
-    group: str
-    seat: int | None  # None: a watcher
-    key_group: str | None = None  # told when the key that gave the seat is replaced
-
-
-def _find(public_id: str, user: Any, cookies: dict[str, str]) -> TableReader | None:
-    # A guest is known by the key in the cookies the handshake carries (games.access).
-    caller = access.Caller(user, cookies)
-    asker = access.find(public_id, caller)
-    if asker is None or not asker.at_table:
-        return None
-    key_group = access.socket_key_group(asker, caller)
-    match = asker.match
-    return TableReader(match.pk, match.public_id, match.group_name, asker.seat, key_group)
+def _play(public_id: str, seat: int, fields: dict[str, str]) -> Refused | None:
+    """The socket's move through the page's door: None once made, else its refusal."""
+    try:
+        page_moves.play(public_id, seat, fields)
+    except Refused as refused:
+        return refused
+    return None
 
 
 def _render(
@@ -124,7 +112,7 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         cookies = self.scope.get("cookies") or {}
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
         # Without an account only a private table's guests and (if allowed) watchers get in.
-        reader = await in_thread(_find)(public_id, user, cookies)
+        reader = await in_thread(socket_asker.reader)(public_id, user, cookies)
         if reader is None:
             await self.close(code=CLOSE_NOT_FOUND if signed_in else CLOSE_UNAUTHENTICATED)
             return
@@ -277,7 +265,7 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
             return
         fields = page_moves.socket_fields(frame)
         refused = await in_thread(in_language)(
-            self.language, page_moves.play, self.reader.public_id, self.reader.seat, fields
+            self.language, _play, self.reader.public_id, self.reader.seat, fields
         )
         async with self.lock:
             if refused is None:
@@ -285,9 +273,8 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
                 answer: dict[str, Any] = {"type": "answer", "status": 200}
                 html = await self._update(self.shown, always=("notice",))
             else:
-                status, message = refused
-                answer = {"type": "answer", "status": status, "message": message}
-                html = await self._update(None, notice=message)
+                answer = {"type": "answer", "status": refused.status, "message": refused.message}
+                html = await self._update(None, notice=refused.message)
             if html is None:
                 return
             await self.send_json({**answer, "html": html})

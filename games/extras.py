@@ -5,12 +5,23 @@ rating changes under its result (``result_lines``); moderation a "Report" link b
 opponent's name (``seat_links``). Each app appends its functions here in its
 ``AppConfig.ready``; games calls them while rendering a table, in the reader's language, and
 knows nothing of what they say. A failing one is logged and shows nothing.
+
+A kind of match with rules of its own (the lesson, ``games.lesson.hooks``) registers them in
+``kinds`` by its ``Match.Kind``: the door (``services.moves``) asks it which action a move
+applies, the readers (``readers.view_for``) what it adds to a seat's view and whether a hint is
+offered, the table (``table.context``) what it changes on the page; and Bea's turns play a
+``scripted_levels`` level by its script, not by her judgement. These are part of the rules: what
+they raise is a refusal (``IllegalAction``), never logged away.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import MatchState
 
 from .models import Match
 
@@ -55,3 +66,24 @@ def lines_for(match: Match, seat: int | None) -> list[str]:
         except Exception:
             log.exception("a result line failed on %s", match.public_id)
     return lines
+
+
+@dataclass(frozen=True)
+class KindRules:
+    """What a kind of match changes in the move path (see the module's docstring)."""
+
+    # (the state before the move, the mover's seat, the action sent) -> the action the door
+    # applies; raises ``IllegalAction`` for a move this kind does not allow
+    admit: Callable[[MatchState, int, Any], Any]
+    # (the state, a seat, that seat's view) -> None: adds to (or changes) the seat's view
+    add_to_view: Callable[[MatchState, int, dict[str, Any]], None]
+    # (the match, the table's context) -> None: changes what its table page shows
+    table: Callable[[Match, dict[str, Any]], None]
+    # whether Bea's hint may be offered at such a match
+    hints: bool = True
+
+
+# Match.Kind -> its own rules
+kinds: dict[str, KindRules] = {}
+# Bea's level -> the move she makes from her view at that level (a script, not her judgement)
+scripted_levels: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}

@@ -3,7 +3,7 @@ turns, and a hand shown only to the player who revealed it there."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import access, budgets, local, services
+from games import access, budgets, local, page_asker, services
 from games.forms import MoveForm
 from games.models import Match
 from games.readers import view_for
@@ -21,7 +21,6 @@ from games.table_responses import (
     HINT_REGIONS,
     HtmxHttpRequest,
     client_version,
-    find_asker,
     hint_for,
     refusal,
     save_order,
@@ -30,12 +29,12 @@ from ginsite.htmx import go_to
 from ginsite.refusals import Refused
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
+    pass
 
 
 def _get_local_match(request: HtmxHttpRequest, public_id: str) -> Match:
     """The owner's pass-and-play match; anyone else gets a 404, as if there were none."""
-    asker = find_asker(request, public_id, kind=Match.Kind.LOCAL)
+    asker = page_asker.find(request, public_id, Match.Kind.LOCAL)
     if not asker.owner:
         raise Http404(_("No such match."))
     return asker.match
@@ -57,7 +56,7 @@ def local_new(request: HtmxHttpRequest) -> HttpResponse:
         return render(request, "games/local_new.html", {"form": form}, status=status)
     data = form.cleaned_data
     key, fresh = access.owner_key(request)
-    owner = cast("User", request.user) if request.user.is_authenticated else None
+    owner = page_asker.visitor(request).account
     match = local.start(owner, key, data["first"], data["second"], data["preset"], data["target"])
     response = redirect("games:local", match.public_id)
     if owner is None and fresh:

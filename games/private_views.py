@@ -3,33 +3,33 @@ link, and the second seat taken by the first visitor."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import access, private
+from games import access, page_asker, private
 from games.models import PrivateTable
 from games.table_responses import HtmxHttpRequest, table_response, watch_response
 from ginsite.refusals import Refused
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
+    pass
 
 
 @require_http_methods(["GET", "POST"])
 def private_new(request: HtmxHttpRequest) -> HttpResponse:
     """Play with a friend: the host's choices, then the table with its invitation link."""
-    guest = not request.user.is_authenticated
-    form = private.PrivateTableForm(request.POST or None, guest=guest)
+    visitor = page_asker.visitor(request)
+    form = private.PrivateTableForm(request.POST or None, guest=visitor.guest)
     if request.method != "POST" or not form.is_valid():
         status = 400 if request.method == "POST" else 200
         return render(request, "games/private_new.html", {"form": form}, status=status)
     data = form.cleaned_data
     table, _match, key = private.open_table(
-        None if guest else cast("User", request.user),
+        visitor.account,
         name=data.get("name", ""),
         preset=data["preset"],
         target=data["target"],
@@ -56,7 +56,7 @@ def private_table(request: HtmxHttpRequest, token: str) -> HttpResponse:
     match = private.current_match(table) if table.expired_at is None else None
     if match is None:
         return _private_page(request, "private_expired", table, 410)
-    asker = access.at(match, access.of_request(request))
+    asker = page_asker.at(request, match)
     if asker.seat is not None:
         response = table_response(request, match, asker.seat)
         access.renew(response, request, asker)
@@ -64,7 +64,7 @@ def private_table(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if private.open_seat(match) is not None:
         # Taking the seat is a POST: link previews in chat apps open the link with GET.
         host = next(s.display_name for s in match.seats.all() if not s.is_open)
-        form = private.GuestNameForm() if not request.user.is_authenticated else None
+        form = private.GuestNameForm() if page_asker.visitor(request).guest else None
         return _private_page(request, "private_join", table, 200, match=match, host=host, form=form)
     if asker.watcher:
         return watch_response(
@@ -80,9 +80,9 @@ def private_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     match = private.current_match(table) if table.expired_at is None else None
     if match is None:
         return _private_page(request, "private_expired", table, 410)
-    if access.at(match, access.of_request(request)).seat is not None:
+    if page_asker.at(request, match).seat is not None:
         return redirect("games:private", token)
-    user = cast("User", request.user) if request.user.is_authenticated else None
+    user = page_asker.visitor(request).account
     form = private.GuestNameForm(request.POST) if user is None else None
     if form is not None and not form.is_valid():
         host = next((s.display_name for s in match.seats.all() if not s.is_open), "")

@@ -13,14 +13,14 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import access, quick_messages
+from games import access, page_asker, quick_messages
 from games.views import login_or_guest_required
 from ginsite.refusals import Refused
 
 
 def _asker(request: HttpRequest, public_id: str) -> access.Asker:
-    asker = access.find(public_id, access.of_request(request))
-    if asker is None or not asker.at_table:
+    asker = page_asker.find(request, public_id)
+    if not asker.at_table:
         raise Http404(_("No such match."))
     return asker
 

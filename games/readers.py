@@ -19,7 +19,7 @@ from games.engine import player_view as engine_player_view
 from games.engine import spectator_view as engine_spectator_view
 from ginsite.apikit import api_time
 
-from .lesson import script as lesson_script
+from . import extras
 from .live_table import live_state
 from .models import Match, Seat
 from .state_cache import load_state, pending_views
@@ -31,8 +31,9 @@ def hints_allowed(match: Match) -> bool:
     """The hint (what Bea would do) is a help against Bea. Between two people it would be a
     third player at the table, so it is offered there only when both agreed to hints when
     the match was made (a challenge that proposed them, accepted)."""
-    if match.kind == Match.Kind.LESSON:
-        return False  # the lesson's panel says what to do, and Bea's hint might not
+    rules = extras.kinds.get(match.kind)
+    if rules is not None and not rules.hints:
+        return False  # a lesson's panel says what to do, and Bea's hint might not
     return bea_seat(match) is not None or match.hints
 
 
@@ -56,11 +57,13 @@ def view_for(match: Match, seat: int | None) -> dict[str, Any]:
     of the view's top level to change.
     """
     rendered = pending_views(match)
+    if rendered is not None and seat in rendered:
+        return dict(rendered[seat])
+    view = _render(match, seat)
     if rendered is None:
-        return _render(match, seat)
-    if seat not in rendered:
-        rendered[seat] = _render(match, seat)
-    return dict(rendered[seat])
+        return view
+    rendered[seat] = view
+    return dict(view)
 
 
 def _render(match: Match, seat: int | None) -> dict[str, Any]:
@@ -78,11 +81,9 @@ def _render(match: Match, seat: int | None) -> dict[str, Any]:
     if shuffle and shuffle.get("awaiting") and match.deal_due is not None:
         # When the hand is dealt without the seeds still awaited (docs/fairness.md).
         shuffle["deal_by"] = api_time(match.deal_due)
-    if match.kind == Match.Kind.LESSON and seat is not WATCHER:
-        view["lesson"] = lesson_script.progress(state, seat)
-        if view["lesson"]["done"]:
-            # The lesson ends with its last hand: there is no next one to deal.
-            view["legal_actions"] = []
+    rules = extras.kinds.get(match.kind)
+    if rules is not None and seat is not WATCHER:
+        rules.add_to_view(state, seat, view)  # a lesson's progress (games.lesson.hooks)
     return view
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -22,7 +22,7 @@ from games.ai import hint as bea_hint
 from games.models import Match
 from games.readers import WATCHER, view_for
 from games.table.context import table_context
-from games.table.regions import REGIONS, render_regions, render_update
+from games.table.regions import render_regions, render_update
 from ginsite import numbers
 
 
@@ -34,14 +34,6 @@ HINT_REGIONS = ("hint", "pile", "hand", "actions")
 OTHER_TAB = gettext_lazy(
     "The table changed in another tab or window; here it is as it is now. Nothing was changed."
 )
-
-
-def find_asker(request: HtmxHttpRequest, public_id: str, kind: str | None = None) -> access.Asker:
-    """The match and who the sender is at it (``games.access``); no such match is a 404."""
-    asker = access.find(public_id, access.of_request(request), kind=kind)
-    if asker is None:
-        raise Http404(_("No such match."))
-    return asker
 
 
 ViewFn = Callable[..., HttpResponse]
@@ -97,10 +89,9 @@ def refusal(
     if seat is None:
         return render(request, "games/refused.html", {"message": message}, status=status)
     if request.htmx:
-        # Every region, not just the notice: a stale page catches up with the real position.
-        view = view_for(match, seat)
-        context = table_context(match, seat, view, notice=message)
-        return HttpResponse(render_regions(REGIONS, context, request), status=status)
+        # Every region (no view before), not just the notice: a stale page catches up with
+        # the real position.
+        return _regions(request, match, seat, None, status=status, notice=message)
     return table_response(request, match, seat, status=status, notice=message)
 
 
@@ -110,8 +101,22 @@ def moved_response(
     """The answer to a move that went through."""
     if not request.htmx:
         return redirect("games:table", match.public_id)
+    return _regions(request, match, seat, before)
+
+
+def _regions(
+    request: HtmxHttpRequest,
+    match: Match,
+    seat: int,
+    before: dict[str, Any] | None,
+    *,
+    status: int = 200,
+    notice: str = "",
+) -> HttpResponse:
+    """The regions that changed since ``before`` (all of them without it), as htmx swaps."""
     after = view_for(match, seat)
-    return HttpResponse(render_update(match, seat, before, after, request=request))
+    html = render_update(match, seat, before, after, request=request, notice=notice)
+    return HttpResponse(html, status=status)
 
 
 def client_version(request: HtmxHttpRequest) -> int | None:

@@ -8,7 +8,7 @@ regions that changed, as out-of-band swaps; a plain form post is redirected back
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
@@ -24,6 +24,7 @@ from games import (
     correspondence,
     guests,
     howto,
+    page_asker,
     page_moves,
     presence,
     readers,
@@ -34,14 +35,13 @@ from games.forms import NewMatchForm
 from games.labels import PRESET_NAMES
 from games.models import Match
 from games.readers import view_for
-from games.starts import TooManyMatches, admit, client_address
+from games.starts import TooManyMatches, admit
 from games.table.context import table_context
 from games.table.regions import render_regions
 from games.table_responses import (
     HINT_REGIONS,
     HtmxHttpRequest,
     client_version,
-    find_asker,
     hint_for,
     login_or_guest_required,
     moved_response,
@@ -55,13 +55,7 @@ from ginsite.htmx import go_to
 from ginsite.refusals import Refused
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
-
-
-def _get_match_for_player(request: HtmxHttpRequest, public_id: str) -> tuple[Match, int | None]:
-    """The match and the seat the sender holds in it (None when they hold none)."""
-    asker = find_asker(request, public_id)
-    return asker.match, asker.seat
+    pass
 
 
 # --- Pages ----------------------------------------------------------------------------------------
@@ -71,11 +65,12 @@ def _get_match_for_player(request: HtmxHttpRequest, public_id: str) -> tuple[Mat
 def home(request: HtmxHttpRequest) -> HttpResponse:
     running = None
     turns: dict[str, Any] = {}
-    if request.user.is_authenticated:
-        match = services.running_bea_match(request.user)
+    user = page_asker.visitor(request).account
+    if user is not None:
+        match = services.running_bea_match(user)
         # Correspondence matches waiting for this player's move.
-        found = correspondence.your_turn(request.user)
-        waiting = correspondence.waiting_count(request.user) - len(found)
+        found = correspondence.your_turn(user)
+        waiting = correspondence.waiting_count(user) - len(found)
         turns = {"turns": found, "turns_waiting": waiting, "turns_shown": bool(found or waiting)}
     else:
         # A visitor without an account may have a match against Bea in this browser.
@@ -94,7 +89,7 @@ def how_to_play(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _summary(match: Match, request: HtmxHttpRequest) -> dict[str, Any] | None:
-    seat = access.at(match, access.of_request(request)).seat
+    seat = page_asker.at(request, match).seat
     if seat is None:
         return None
     view = view_for(match, seat)
@@ -112,7 +107,7 @@ def _summary(match: Match, request: HtmxHttpRequest) -> dict[str, Any] | None:
 
 @login_or_guest_required
 def table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    asker = find_asker(request, public_id)
+    asker = page_asker.find(request, public_id)
     match, seat = asker.match, asker.seat
     if seat is None:
         if match.kind == Match.Kind.LOCAL:
@@ -139,10 +134,11 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
     data = form.cleaned_data
     # "New match" under a finished match links the two.
     previous_id = request.POST.get("previous", "")
+    visitor = page_asker.visitor(request)
     key = None
     try:
-        if request.user.is_authenticated:
-            user = cast("User", request.user)
+        if visitor.account is not None:
+            user = visitor.account
             previous = Match.objects.filter(public_id=previous_id, seats__user=user).first()
             match = services.start_bea_match(
                 user,
@@ -151,7 +147,7 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
                 data["level"],
                 replace_running=data["confirm"],
                 previous=previous,
-                admit=admit(f"user:{user.pk}", None),
+                admit=admit(f"user:{user.pk}", visitor.address),
             )
         else:
             key = access.guest_key(request) or access.new_key()
@@ -162,7 +158,7 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
                 data["level"],
                 replace_running=data["confirm"],
                 previous=guests.owned(key, previous_id),
-                admit=admit(f"guest:{access.hash_key(key)}", client_address(request)),
+                admit=admit(f"guest:{access.hash_key(key)}", visitor.address),
             )
     except services.BeaMatchRunning as running:
         context = {"form": form, "running": _summary(running.running, request)}
@@ -183,19 +179,22 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 @login_or_guest_required
 def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    match, seat = _get_match_for_player(request, public_id)
-    if seat is None:
-        return refusal(request, match, None, 403, _("This is not your match: you hold no seat."))
-    before = view_for(match, seat)
-    refused = page_moves.play(match, seat, request.POST)
-    if refused is not None:
-        return refusal(request, match, seat, *refused)
-    return moved_response(request, match, seat, before)
+    """A move from the table's form, through the page's door (``games.page_moves``): the regions
+    it changed, or the refusal with the table as it really is now."""
+    asker = page_asker.find(request, public_id)
+    try:
+        seat = page_asker.seat(asker)
+        before = view_for(asker.match, seat)
+        moved = page_moves.play(asker.match.public_id, seat, request.POST)
+    except Refused as refused:
+        return refusal(request, asker.match, asker.seat, refused.status, refused.message)
+    return moved_response(request, moved, seat, before)
 
 
 @login_or_guest_required
 def hint(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    match, seat = _get_match_for_player(request, public_id)
+    asker = page_asker.find(request, public_id)
+    match, seat = asker.match, asker.seat
     if seat is None:
         raise Http404(_("No such match."))
     if not readers.hints_allowed(match):
@@ -212,7 +211,8 @@ def hint(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 @login_or_guest_required
 def order(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    match, seat = _get_match_for_player(request, public_id)
+    asker = page_asker.find(request, public_id)
+    match, seat = asker.match, asker.seat
     if seat is None:
         return refusal(request, match, None, 403, _("This is not your match: you hold no seat."))
     return save_order(request, match, seat)
@@ -233,14 +233,14 @@ def _live_request(
     act: Callable[[Match, int], Match | None],
 ) -> HttpResponse:
     """Run one live-play request (offer, answer, claim) for the requester's seat."""
-    match, seat = _get_match_for_player(request, public_id)
-    if seat is None:
-        return refusal(request, match, None, 403, _("This is not your match: you hold no seat."))
-    before = view_for(match, seat)
+    asker = page_asker.find(request, public_id)
+    match = asker.match
     try:
+        seat = page_asker.seat(asker)
+        before = view_for(match, seat)
         new = act(match, seat)
     except Refused as refused:
-        return refusal(request, match, seat, refused.status, refused.message)
+        return refusal(request, match, asker.seat, refused.status, refused.message)
     return _after_live_request(request, match, seat, before, new)
 
 
@@ -286,7 +286,8 @@ def claim(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 @login_or_guest_required
 def resign(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """GET asks for confirmation; POST with ``confirm`` resigns."""
-    match, seat = _get_match_for_player(request, public_id)
+    asker = page_asker.find(request, public_id)
+    match, seat = asker.match, asker.seat
     if seat is None:
         if request.method == "POST":
             return refusal(request, match, None, 403, _("This is not your match."))
@@ -312,7 +313,7 @@ def replay(request: HtmxHttpRequest, public_id: str, hand: int) -> HttpResponse:
     position after the hand's n-th action; 0, the deal). Links step through it without
     JavaScript; with it, htmx swaps the stage and the arrow keys step (replay.js). For its
     players, the owner of a pass-and-play match, and whoever may watch it."""
-    asker = find_asker(request, public_id)
+    asker = page_asker.find(request, public_id)
     if asker.nobody:
         if not request.user.is_authenticated and asker.match.kind == Match.Kind.LOBBY:
             # As at the table: a lobby match is for signed-in watchers, so sign in first.

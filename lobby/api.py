@@ -8,7 +8,6 @@ door, which the pages call too), an answer. Refusals are the services' own
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Q
@@ -179,7 +178,9 @@ def get_challenge(request: HttpRequest, challenge_id: PathInt) -> dict[str, Any]
 )
 def accept_challenge(request: HttpRequest, challenge_id: PathInt) -> Status:
     """Accept a challenge to you: the match starts (you play second)."""
-    return _started(request, challenge_id, lobby_services.accept_challenge)
+    user = user_of(request)
+    match = lobby_services.accept_challenge(lobby_services.challenge_for(user, challenge_id), user)
+    return _started(user, match, challenge_id)
 
 
 @router.post(
@@ -212,15 +213,13 @@ def decline_challenge(
 def accept_counter(request: HttpRequest, challenge_id: PathInt) -> Status:
     """Accept the counter-proposal a challenge of yours was declined with: the match starts
     at once with the proposed rules (the player who proposed them plays first)."""
-    return _started(request, challenge_id, lobby_services.accept_counter)
-
-
-def _started(
-    request: HttpRequest, challenge_id: PathInt, accept: Callable[[Challenge, Any], Match]
-) -> Status:
-    """An accept of a challenge (or of its counter-proposal): the match and the challenge."""
     user = user_of(request)
-    match = accept(lobby_services.challenge_for(user, challenge_id), user)
+    match = lobby_services.accept_counter(lobby_services.challenge_for(user, challenge_id), user)
+    return _started(user, match, challenge_id)
+
+
+def _started(user: Any, match: Match, challenge_id: PathInt) -> Status:
+    """The answer to an accepted challenge (or counter-proposal): the match and the challenge."""
     return Status(201, {"match": match.public_id, "challenge": _challenge_json(user, challenge_id)})
 
 

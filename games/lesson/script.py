@@ -11,8 +11,8 @@ engine and checks each of those claims, so a change of the rules or of the shuff
 story fails there first.
 
 Which move comes next depends only on the hand number, the count of moves in the hand and the
-phase, all of which every player's view holds: so the door (``admit``), Bea's scripted turns
-(``choose``) and the panel read the same script.
+phase, all of which every player's view holds: so the door (``hooks.admit``), Bea's scripted
+turns (``choose``) and the panel read the same script. It knows no words of the panel's.
 """
 
 from __future__ import annotations
@@ -21,12 +21,9 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from games.engine import (
     ALL_CARDS,
     PRESETS,
-    IllegalAction,
     MatchState,
     apply,
     fair,
@@ -139,27 +136,11 @@ def position_of(view: dict[str, Any]) -> Position:
     return position(view["hand_number"], len(view["moves"]), view["phase"])
 
 
-def _bare(action: Any) -> Any:
+def without_seed(action: Any) -> Any:
     """An action without the page's own seed: the lesson's deals are fixed, nobody cuts them."""
     if isinstance(action, dict):
         return {k: v for k, v in action.items() if k != "seed"}
     return action
-
-
-def admit(state: MatchState, seat: int, action: Any) -> dict[str, Any]:
-    """The action the door applies in a lesson: the script's next move, if ``action`` is it
-    (seed aside). Anything else is refused, with what the lesson wants instead."""
-    from .panel import ask  # the step's words, in the reader's language
-
-    where = position(state.hand_number, len(state.moves), state.phase)
-    expected = where.next_move
-    if expected is None:
-        raise IllegalAction(_("The lesson is over: play Bea for real, or take the lesson again."))
-    if seat != expected.seat:
-        raise IllegalAction(_("Wait for Bea: it is her turn."))
-    if _bare(action) != expected.action:
-        raise IllegalAction(_("Not that move in this lesson. %(ask)s") % {"ask": ask(where)})
-    return dict(expected.action)
 
 
 def choose(view: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import access, starts
+from games import access, page_asker, starts
 from games.models import Match
 from ginsite.htmx import go_to
 
@@ -25,7 +25,7 @@ def start(request: HttpRequest) -> HttpResponse:
     key = access.guest_key(request) or access.new_key()
     # Per browser (its key holds the lesson, signed in or not); per address for visitors
     # without an account, since every fresh browser is a new key.
-    address = None if request.user.is_authenticated else starts.client_address(request)
+    address = page_asker.visitor(request).address
     try:
         match = matches.start(
             key, starts.admit(f"browser:{access.hash_key(key)}", address, starts.LESSONS)
@@ -43,8 +43,8 @@ def start(request: HttpRequest) -> HttpResponse:
 @require_POST
 def leave(request: HttpRequest, public_id: str) -> HttpResponse:
     """Leave the lesson at any step, back to the home page (which offers it again)."""
-    asker = access.find(public_id, access.of_request(request), kind=Match.Kind.LESSON)
-    if asker is None or asker.seat is None:
+    asker = page_asker.find(request, public_id, Match.Kind.LESSON, missing=_("No such lesson."))
+    if asker.seat is None:
         raise Http404(_("No such lesson."))
     matches.leave(asker.match, asker.seat)
     return go_to(request, reverse("home"))

@@ -11,9 +11,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import events, lookups, outbox
+from games import events, extras, lookups, outbox
 from games.engine import IllegalAction, MatchState, apply
-from games.lesson import script as lesson_script
 from games.models import Action, HandRecord, Match
 from games.presence import is_connected, seat_active
 from games.state_cache import SEED_WAIT_SECONDS, load_state, pending
@@ -99,9 +98,10 @@ def _move(locked: Match, seat: int, action: Any, version: Any, settle: Settle | 
     if seeding:
         _check_seed_version(before, version)
     try:
-        if locked.kind == Match.Kind.LESSON:
-            # A lesson's story is scripted: only its next move goes through.
-            action = lesson_script.admit(before, seat, action)
+        rules = extras.kinds.get(locked.kind)
+        if rules is not None:
+            # A kind with rules of its own (a lesson: only its script's next move goes through).
+            action = rules.admit(before, seat, action)
         after = apply(before, seat, action)
     except IllegalAction as refused:
         raise IllegalMove(refused.reason) from None

@@ -31,9 +31,10 @@ class AlreadyPlaying(Refused, status=409, code="already_playing"):
 class BeaMatchRunning(Refused, status=409, code="bea_match_running"):
     """A new match against Bea while one is running: the caller asks before replacing it."""
 
-    def __init__(self, running: Match):
+    def __init__(self, running: Match, message: str | None = None):
         super().__init__(
-            _(
+            message
+            or _(
                 "Your match %(id)s against Bea is still running: finish it, or start again "
                 "and abandon it."
             )

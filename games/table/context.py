@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 from games import correspondence, extras, readers
 from games.fair_lines import fair_line
 from games.labels import PRESET_NAMES, card, level_name
-from games.lesson import panel as lesson_panel
 from games.models import Match, Seat
 from ginsite.language import socket_url
 
@@ -73,8 +72,9 @@ def table_context(
     _add_cards(ctx, view, seats.get(seat), spectator)
     _add_ending(ctx, match, view, seat)
     _add_other_apps(ctx, match, None if spectator or ctx["local"] else seat)
-    if view.get("lesson") is not None:
-        lesson_panel.table_context(match, ctx)
+    rules = extras.kinds.get(match.kind)
+    if rules is not None:
+        rules.table(match, ctx)  # a lesson's panel (games.lesson.hooks)
     return ctx
 
 

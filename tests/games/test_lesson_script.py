@@ -17,7 +17,7 @@ from games.engine import (
     legal_actions,
     player_view,
 )
-from games.lesson import panel, script
+from games.lesson import hooks, panel, script
 from games.lesson.script import BEA, DECK, LEARNER, SCRIPT, new_lesson, story
 
 
@@ -91,16 +91,16 @@ def test_the_deck_deals_the_first_hand_the_script_names():
 def test_admit_refuses_any_other_move_and_keeps_the_pages_seed_out():
     state = new_lesson()
     with pytest.raises(IllegalAction, match="Not that move in this lesson. Take the 9♦."):
-        script.admit(state, LEARNER, {"type": "pass"})
+        hooks.admit(state, LEARNER, {"type": "pass"})
     with pytest.raises(IllegalAction, match="Wait for Bea"):
-        script.admit(state, BEA, {"type": "pass"})
-    admitted = script.admit(state, LEARNER, {"type": "take_upcard", "seed": "abc"})
+        hooks.admit(state, BEA, {"type": "pass"})
+    admitted = hooks.admit(state, LEARNER, {"type": "take_upcard", "seed": "abc"})
     assert admitted == {"type": "take_upcard"}
 
 
 def test_admit_refuses_the_next_hand_once_the_lesson_is_over():
     with pytest.raises(IllegalAction, match="The lesson is over"):
-        script.admit(played()["2.end"], LEARNER, {"type": "next_hand"})
+        hooks.admit(played()["2.end"], LEARNER, {"type": "next_hand"})
 
 
 def test_bea_chooses_the_scripted_move_from_her_own_view():
