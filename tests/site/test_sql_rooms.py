@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SQL_HOMES = {"games/lookups.py", "lobby/lookups.py", "ginsite/rows.py", "ginsite/lib/rows.py"}
+SQL_HOMES = {"games/lookups.py", "lobby/lookups.py", "ginsite/rows.py"}
 
 
 def _cursor_calls(path: Path) -> list[int]:
