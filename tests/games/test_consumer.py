@@ -218,6 +218,12 @@ async def test_a_player_at_a_table_counts_as_online_in_the_lobby(match: Match, c
     assert (await comm.connect())[0]
     try:
         await opening_frames(comm)
+        # The table is pushed first, then the lobby hears of the player (a loaded machine may
+        # take a while between the two): online once it has, before the socket closes.
+        for _ in range(100):
+            if await call(lobby_presence.is_online, alice_id):
+                break
+            await asyncio.sleep(0.1)
         assert await call(lobby_presence.is_online, alice_id)
     finally:
         await comm.disconnect()
