@@ -127,7 +127,10 @@ def _walk(page: Page, name: str, language: str, *, until: str = "2.end") -> None
         _shoot(page, f"{name}-step{number:02d}")
         if key == until or key == "2.end":
             return
-        if key != "1.end":
+        if key == "1.end":
+            # Step 7: the hand is over and the way on is in sight, on a phone too (issue 41).
+            _in_first_screen(page, '#actions button[value="next_hand"]')
+        else:
             # The move it asks for is in sight and pointed at, on a phone too.
             _in_first_screen(page, "#actions .hinted, #hand .pick.hinted, #pile .hinted")
         _act(page, key)
