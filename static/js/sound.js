@@ -33,7 +33,6 @@
     if (!button) return;
     var on = enabled();
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.querySelector(".label").textContent = on ? button.dataset.on : button.dataset.off;
   }
 
   function beep(name) {
