@@ -6,12 +6,16 @@ thick enough to see. Screenshots go to test-artifacts/phone/."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 
-from tests.browser.table_helpers import ARTIFACTS, SIZES
+from tests.browser.table_helpers import ARTIFACTS, SIZES, sign_in
 from tests.browser.test_table_layout import outside
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -45,3 +49,39 @@ def test_play_bea_now_is_in_the_first_screen_of_a_sideways_phone(
     assert page.locator("button.play-as-guest").count() == 1
     assert not outside(page, "button.play-as-guest")
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+@pytest.mark.parametrize(
+    "context", [("360x740", "en-GB"), ("360x740", "de-DE")], indirect=True, ids=["en", "de"]
+)
+def test_the_phone_lobby_names_each_row_of_rules_and_marks_the_usual_choice(
+    context: BrowserContext, base: str, alice: User
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    sign_in(context, base, alice)
+    page = context.new_page()
+    page.goto(base + "/lobby/")
+    pool = page.locator("#lobby-pool")
+    rows = pool.locator(".tile-row")
+    assert rows.count() == 3
+    lang = page.evaluate("document.documentElement.lang")
+    page.screenshot(path=str(SHOTS / f"lobby-{lang}-360x740.png"), full_page=True)
+    for i in range(3):
+        # A row: the rules' name, then its four targets side by side.
+        boxes = [rows.nth(i).locator("button.tile").nth(j).bounding_box() for j in range(4)]
+        assert all(b is not None for b in boxes)
+        assert len({round(b["y"]) for b in boxes}) == 1, boxes
+        # Big enough for a thumb, and the label on one line.
+        assert all(b["width"] >= 44 and b["height"] <= 56 for b in boxes), boxes
+        assert rows.nth(i).locator(".tile-rules").inner_text()
+    # The rows one under another.
+    tops = [rows.nth(i).bounding_box()["y"] for i in range(3)]
+    assert tops == sorted(tops) and len(set(tops)) == 3, tops
+    # One tile stands out: the usual choice, filled; the rest are plain.
+    filled = pool.locator("button.tile:not(.secondary)")
+    assert filled.count() == 1
+    background = pool.locator("button.tile").evaluate_all(
+        "els => els.map(e => getComputedStyle(e).backgroundColor)"
+    )
+    assert len(set(background)) == 2, background
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
