@@ -85,3 +85,26 @@ def test_the_phone_lobby_names_each_row_of_rules_and_marks_the_usual_choice(
     )
     assert len(set(background)) == 2, background
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+@pytest.mark.parametrize("context", [("360x740", "en-GB")], indirect=True, ids=["en"])
+def test_settings_checkboxes_are_big_enough_for_a_finger(
+    context: BrowserContext, base: str, alice: User
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    sign_in(context, base, alice)
+    page = context.new_page()
+    page.goto(base + "/settings/")
+    page.screenshot(path=str(SHOTS / "settings-360x740.png"))
+    boxes = page.locator("#profile-settings input[type=checkbox]")
+    assert boxes.count() >= 3
+    for i in range(boxes.count()):
+        box = boxes.nth(i).bounding_box()
+        assert box is not None and box["width"] >= 20 and box["height"] >= 20, box
+        # Its label is a target as tall as a finger, and pressing it ticks the box.
+        label = page.locator(f"label[for='{boxes.nth(i).get_attribute('id')}']")
+        tall = label.bounding_box()
+        assert tall is not None and tall["height"] >= 40, tall
+    before = boxes.first.is_checked()
+    page.locator(f"label[for='{boxes.first.get_attribute('id')}']").click()
+    assert boxes.first.is_checked() is not before
