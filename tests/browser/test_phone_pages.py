@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 
-from tests.browser.table_helpers import ARTIFACTS, SIZES, sign_in
+from tests.browser.table_helpers import ARTIFACTS, SIZES, sign_in, table_in
 from tests.browser.test_table_layout import outside
 
 if TYPE_CHECKING:
@@ -108,3 +108,24 @@ def test_settings_checkboxes_are_big_enough_for_a_finger(
     before = boxes.first.is_checked()
     page.locator(f"label[for='{boxes.first.get_attribute('id')}']").click()
     assert boxes.first.is_checked() is not before
+
+
+@pytest.mark.parametrize("context", [("360x740", "en-GB")], indirect=True, ids=["en"])
+def test_the_keyboard_focus_on_a_card_is_a_thick_ring(
+    context: BrowserContext, base: str, alice: User
+) -> None:
+    sign_in(context, base, alice)
+    match = table_in(alice, "discard")
+    page = context.new_page()
+    page.goto(f"{base}/games/{match.public_id}/")
+    page.keyboard.press("Tab")  # the page is used with the keyboard: focus rings show
+    card = page.locator("#hand input[name=card]:not([disabled])").first
+    card.focus()
+    assert card.evaluate("e => e.matches(':focus-visible')")
+    ring = card.evaluate(
+        """e => { const s = getComputedStyle(e.nextElementSibling);
+            return [parseFloat(s.outlineWidth), s.outlineStyle, s.boxShadow]; }"""
+    )
+    assert ring[0] >= 4 and ring[1] == "solid", ring
+    assert "8px" in ring[2], ring  # the dark edge around the white ring
+    page.screenshot(path=str(SHOTS / "card-focus-360x740.png"))
