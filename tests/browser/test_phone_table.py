@@ -11,11 +11,15 @@ Screenshots of every phase go to test-artifacts/phone/ (the test prints where).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from games import services
+from games.models import Match
 from tests.browser.table_helpers import ARTIFACTS, SIZES, off_thread, settle, sign_in
 from tests.browser.test_table_layout import outside
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked, start
@@ -230,3 +234,30 @@ def _overlap(page: Page, a: str, b: str) -> bool:
             [a, b],
         )
     )
+
+
+def _bob_ran_out(alice: User, bob: User) -> str:
+    """A lobby match where alice passed the upcard and bob let his move clock run out."""
+    match = lobby_match(alice, bob, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    services.submit(match, 0, {"type": "pass"}, match.version)
+    Match.objects.filter(pk=match.pk).update(moved_at=timezone.now() - timedelta(minutes=10))
+    return match.public_id
+
+
+@pytest.mark.parametrize("context", [(s, "en-GB") for s in PHONES], indirect=True, ids=PHONES)
+def test_the_claim_is_in_view_when_the_opponents_clock_ran_out(
+    context: BrowserContext, browser: Browser, base: str, alice: User, bob: User
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    public_id = off_thread(_bob_ran_out, alice, bob)
+    sign_in(context, base, alice)
+    page = context.new_page()
+    page.goto(f"{base}/games/{public_id}/")
+    claim = page.locator("#clock form.claim button")
+    expect(claim).to_be_visible(timeout=BEA_MS)
+    page.evaluate("window.scrollTo(0, 0)")
+    settle(page)
+    size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"
+    page.screenshot(path=str(SHOTS / f"lobby-claim-{size}.png"))
+    problems = outside(page, "#clock form.claim button") + outside(page, "#clock .claim-reason")
+    assert not problems, "\n".join(problems)
