@@ -34,6 +34,8 @@ SHOTS = ARTIFACTS / "phone"
 PHONES = ("360x740", "390x844", "740x360", "844x390")
 LANGUAGES = ("en-GB", "de-DE")
 BEA_MS = 15_000
+# Where the felt starts in each phase, by page: a longer or shorter status must not move it.
+FELT_TOPS: dict[str, dict[str, float]] = {}
 
 # What each phase needs a finger for, and what it must read, all inside the window.
 CONTROLS = {
@@ -103,6 +105,10 @@ def _check(page: Page, phase: str, name: str) -> list[str]:
         problems += [f"{name} {phase}: {p}" for p in outside(page, selector)]
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     page.screenshot(path=str(SHOTS / f"{name}-{phase}.png"))
+    FELT_TOPS.setdefault(name, {})[phase] = page.locator(".felt").bounding_box()["y"]
+    # ... and all its words show, none scrolled out of its box.
+    overflow = page.locator("#status").evaluate("e => e.scrollHeight - e.clientHeight")
+    assert overflow <= 1, f"{name} {phase}: the status hides {overflow}px"
     return problems
 
 
@@ -158,6 +164,10 @@ def test_every_control_of_a_bea_match_is_in_the_window(
     page.locator("#actions button[value=next_hand]").click()
     expect(page.locator("#hand .hand-cards > li")).to_have_count(10, timeout=BEA_MS)
     assert loads == [], f"the page loaded again: {loads}"
+    # The status said four different things in as many lengths; the felt stayed put.
+    tops = FELT_TOPS[name]
+    print(name, tops)
+    assert max(tops.values()) - min(tops.values()) <= 1, tops
 
     # The end of a match: Alice goes gin with 10♣ (25 + Bea's 80 passes the target of 50).
     won = off_thread(lambda: start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "TC", "2D"), target=50))
