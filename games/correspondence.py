@@ -152,7 +152,8 @@ def your_turn(user: AbstractBaseUser, now: datetime | None = None, limit: int = 
         seats = {s.number: s for s in match.seats.all()}
         seat = next(n for n, s in seats.items() if s.user_id == user.pk)
         state = load_state(match)
-        if state.phase == "shuffling":
+        dealing = state.phase == "shuffling"
+        if dealing:
             # A hand that waits for this player's seed waits for them: their table deals it
             # (issue 41, defect 7: right after an accept the list said the opposite).
             if seat not in state.seeders or state.seeded[seat] is not None:
@@ -171,7 +172,11 @@ def your_turn(user: AbstractBaseUser, now: datetime | None = None, limit: int = 
                 target=match.rules["target"],
                 days_per_move=match.days_per_move or 0,
                 deadline=due,
-                left=time_left_words(due - now) if due is not None else "",
+                left=_("the deal waits for you")
+                if dealing
+                else time_left_words(due - now)
+                if due is not None
+                else "",
             )
         )
     turns.sort(key=lambda t: (t.deadline is None, t.deadline or now, t.match.pk))

@@ -169,7 +169,8 @@ def test_right_after_the_accept_the_hand_waits_for_the_challenger_and_the_lists_
     match.refresh_from_db()
     state = load_state(match)
     assert state.phase == "shuffling" and state.seeded[0] is None
-    assert [t.match.pk for t in your_turn(alice)] == [match.pk]
+    [turn] = your_turn(alice)
+    assert turn.match.pk == match.pk and turn.left == "the deal waits for you"
     assert your_turn(bob) == []
     page = _client(alice).get("/").content.decode()
     assert f'data-turn="{match.public_id}"' in page
