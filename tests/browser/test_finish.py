@@ -1,6 +1,6 @@
 """The finish (issue 41): a player's gin is celebrated at the table, a banner that pops in with
 a burst of gold, and a fanfare when sound is on; still for a reader who asks for reduced
-motion."""
+motion. The results card at the end reads well on a phone, for anyone with its link."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.table_helpers import ARTIFACTS, SIZES, off_thread, settle, sign_in
+from tests.browser.test_accessibility import serious
+from tests.browser.test_table_layout import outside
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked, start
 
 if TYPE_CHECKING:
@@ -59,5 +61,28 @@ def test_with_reduced_motion_the_banner_stands_still(browser: Browser, base: str
     try:
         expect(page.locator("#result .celebration")).to_have_text("Gin!", timeout=15_000)
         assert page.evaluate(GIN_ANIMATIONS) == []
+    finally:
+        page.context.close()
+
+
+def test_the_results_card_reads_well_on_a_phone(browser: Browser, base: str, alice: User):
+    page = _go_gin(browser, base, alice)
+    try:
+        link = page.locator("#result .results-card-link a")
+        expect(link).to_be_visible(timeout=15_000)
+        # A stranger with the link: no session, the same card.
+        stranger = browser.new_context(viewport=SIZES["360x740"])
+        try:
+            card = stranger.new_page()
+            card.goto(base + link.get_attribute("href"))
+            expect(card.locator("#results-card h1")).to_have_text("alice won")
+            expect(card.locator(".final-score dd").first).to_have_text("105")
+            assert card.evaluate("document.documentElement.scrollWidth") <= 360
+            assert not outside(card, "#results-card button[data-share]")
+            card.screenshot(path=str(SHOTS / "results-card-360x740.png"))
+            found = serious(card)
+            assert not found, found
+        finally:
+            stranger.close()
     finally:
         page.context.close()
