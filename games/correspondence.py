@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -138,10 +139,11 @@ def your_turn(user: AbstractBaseUser, now: datetime | None = None, limit: int = 
         Match.objects.filter(
             status=Match.Status.ACTIVE,
             days_per_move__isnull=False,
-            turn_began_at__isnull=False,
             seats__user=user,
             seats__kind=Seat.Kind.PLAYER,
         )
+        # Someone is on the move, or the hand waits for the players' seeds.
+        .filter(Q(turn_began_at__isnull=False) | Q(deal_due__isnull=False))
         .prefetch_related(seats_with_players())
         .distinct()
     )
@@ -149,7 +151,14 @@ def your_turn(user: AbstractBaseUser, now: datetime | None = None, limit: int = 
     for match in matches[:500]:
         seats = {s.number: s for s in match.seats.all()}
         seat = next(n for n, s in seats.items() if s.user_id == user.pk)
-        if load_state(match).to_act != seat:
+        state = load_state(match)
+        dealing = state.phase == "shuffling"
+        if dealing:
+            # A hand that waits for this player's seed waits for them: their table deals it
+            # (issue 41, defect 7: right after an accept the list said the opposite).
+            if seat not in state.seeders or state.seeded[seat] is not None:
+                continue
+        elif state.to_act != seat:
             continue
         other = seats.get(1 - seat)
         due = deadline(match)
@@ -163,7 +172,11 @@ def your_turn(user: AbstractBaseUser, now: datetime | None = None, limit: int = 
                 target=match.rules["target"],
                 days_per_move=match.days_per_move or 0,
                 deadline=due,
-                left=time_left_words(due - now) if due is not None else "",
+                left=_("the deal waits for you")
+                if dealing
+                else time_left_words(due - now)
+                if due is not None
+                else "",
             )
         )
     turns.sort(key=lambda t: (t.deadline is None, t.deadline or now, t.match.pk))

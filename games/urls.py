@@ -4,6 +4,7 @@ from django.urls import URLPattern, URLResolver, path
 
 from . import local_views, private_views, quick_message_views, views
 from .lesson import views as lesson
+from .results_card import views as results_card
 
 app_name = "games"
 
@@ -22,6 +23,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("lesson/", lesson.start, name="lesson"),
     path("lesson/no-thanks", lesson.decline, name="lesson_decline"),
     path("lesson/<str:public_id>/leave", lesson.leave, name="lesson_leave"),
+    path("results/<str:token>/", results_card.results_card, name="results_card"),
     path("<str:public_id>/", views.table, name="table"),
     path("<str:public_id>/act", views.act, name="act"),
     path("<str:public_id>/hint", views.hint, name="hint"),

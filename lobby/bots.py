@@ -13,14 +13,24 @@ from lobby.models import Profile
 
 
 def seat_notes(match: Match) -> dict[int, str]:
-    """ "BOT" beside each seat whose account plays through a bot."""
+    """ "BOT" beside each seat whose account played this match through a bot: it said so
+    before the match began (a match from before the switch was the person's own)."""
     seats = [s for s in match.seats.all() if s.kind == Seat.Kind.PLAYER and s.user_id is not None]
     if all(_profile_at_hand(seat) for seat in seats):
         # Read with the seats (a table socket's render, ``games.lookups.match_to_show``).
-        return {s.number: _("BOT") for s in seats if s.user.profile.plays_by_bot}
+        return {s.number: _("BOT") for s in seats if bot_in(s.user.profile, match)}
     users = {s.user_id: s.number for s in seats}
-    bots = Profile.objects.filter(user_id__in=list(users), plays_by_bot=True)
+    bots = Profile.objects.filter(
+        user_id__in=list(users), plays_by_bot=True, plays_by_bot_since__lte=match.created_at
+    )
     return {users[uid]: _("BOT") for uid in bots.values_list("user_id", flat=True)}
+
+
+def bot_in(profile: Profile | None, match: Match) -> bool:
+    """Did this account play ``match`` through a bot (switched on before it began)?"""
+    if profile is None or not profile.plays_by_bot or profile.plays_by_bot_since is None:
+        return False
+    return profile.plays_by_bot_since <= match.created_at
 
 
 def _profile_at_hand(seat: Seat) -> bool:

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ginsite import names
@@ -45,6 +46,9 @@ class Profile(models.Model):
         default=False,
         help_text=_("Your moves are made by a program. Others see a BOT badge beside your name."),
     )
+    # Since when: a match that began before the switch was played by the person, and carries
+    # no BOT badge (``lobby.bots``).
+    plays_by_bot_since = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -65,6 +69,13 @@ class Profile(models.Model):
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "display_name" in update_fields:
             kwargs["update_fields"] = {*update_fields, "name_key"}
+        if not self.plays_by_bot:
+            self.plays_by_bot_since = None
+        elif self.plays_by_bot_since is None:
+            self.plays_by_bot_since = timezone.now()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "plays_by_bot" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "plays_by_bot_since"}
         super().save(*args, **kwargs)
 
 

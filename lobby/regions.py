@@ -22,6 +22,7 @@ from games.labels import PRESET_NAMES
 from games.models import Match, Seat
 from games.services import TARGETS
 from lobby import completion, friends, presence
+from lobby.bots import bot_in
 from lobby.broadcast import REGIONS
 from lobby.models import Challenge, PoolEntry, Seek, display_name_of
 from lobby.ratings import aborts
@@ -234,10 +235,6 @@ def seeks_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     return {"seeks": seeks, "my_seek": mine}
 
 
-def _plays_by_bot(user: Any) -> bool:
-    return bool(getattr(getattr(user, "profile", None), "plays_by_bot", False))
-
-
 def matches_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
     recent = (
         Match.objects.filter(
@@ -258,7 +255,7 @@ def matches_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
             {
                 "match": match,
                 "names": [seat.display_name for seat in seats],
-                "bots": [_plays_by_bot(seat.user) for seat in seats],
+                "bots": [bot_in(getattr(seat.user, "profile", None), match) for seat in seats],
                 "scores": scores,
                 "target": (match.rules or {}).get("target"),
                 "mine": any(seat.user_id == user.pk for seat in seats),

@@ -12,6 +12,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -47,7 +48,13 @@ def _get_player(username: str) -> AbstractBaseUser:
 @require_http_methods(["GET", "POST"])
 def account_settings(request: HttpRequest) -> HttpResponse:
     profile = ensure_profile(request.user)
-    form = SettingsForm(request.POST or None, instance=profile)
+    # A language chosen in the header (a cookie only) is the one in force: the form shows it,
+    # so saving another setting keeps it rather than falling back to the browser's.
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    initial = {}
+    if not profile.language and chosen in dict(settings.LANGUAGES):
+        initial["language"] = chosen
+    form = SettingsForm(request.POST or None, instance=profile, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             with transaction.atomic():

@@ -19,6 +19,7 @@ from games import correspondence, extras, readers
 from games.fair_lines import fair_line
 from games.labels import PRESET_NAMES, card, level_name
 from games.models import Match, Seat
+from games.results_card.views import card_url
 from ginsite.language import socket_url
 
 from .hand import discard_info, hand_cards, pile
@@ -199,6 +200,8 @@ def _add_ending(ctx: dict[str, Any], match: Match, view: dict[str, Any], seat: i
         or not match.is_active
     )
     ctx["settlement"] = settlement(view, names) if view["settlement"] else None
+    # The results card to share, once the match is over (games/results_card).
+    ctx["card_url"] = "" if match.is_active or ctx["local"] else card_url(match)
     ctx["history"] = history(view, names)
     for row in ctx["history"]:
         row["replay_url"] = _replay_url(match, row["hand_number"])

@@ -51,6 +51,8 @@ REGIONS: dict[str, Region] = {
     "status": Region((*_TURN, "incoming_offer")),
     # Presence and offers change without a move.
     "live": Region(("live", "match_status"), shown_if="live", form_if="live"),
+    # The move clock and the claim: whose turn it is decides whose clock runs.
+    "clock": Region(("live", "match_status", "to_act"), shown_if="live", form_if="live"),
     "answer": Region(("incoming_offer",), shown_if="incoming_offer", form_if="incoming_offer"),
     "scores": Region(("scores", "hands_won", "hand_number", "dealer", "live.names")),
     "opponent": Region(

@@ -60,6 +60,8 @@ def result_context(
         else _result_headline(kind, knocker, winner, last["points"], names, seat),
         "sides": sides,
         "undercut_bonus": view["rules"]["undercut_bonus"],
+        # Gin and Big Gin are celebrated for whoever went out, and for watchers (issue 41).
+        "celebrate": kind in ("gin", "big_gin") and (spectator or winner == seat),
     }
 
 

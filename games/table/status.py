@@ -88,20 +88,26 @@ def closed_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str] |
     if status == Match.Status.RESIGNED or status == Match.Status.ABANDONED:
         winner = view_winner_name(ctx)
         word = _("resigned") if status == Match.Status.RESIGNED else _("abandoned")
-        return {
-            "headline": _("This match was %(how)s.") % {"how": word},
-            "detail": _("%(winner)s won it.") % {"winner": winner} if winner else "",
-        }
+        if _reader_won(view, ctx):
+            # "You" takes another verb form than a name in German ("Du hast", not "Du hat").
+            detail = _("You won it.")
+        else:
+            detail = _("%(winner)s won it.") % {"winner": winner} if winner else ""
+        return {"headline": _("This match was %(how)s.") % {"how": word}, "detail": detail}
     if status == Match.Status.TIMED_OUT:
-        detail = (
-            _("%(winner)s claimed the win: the player to move let their time to move run out.")
-            if ctx["match"].days_per_move
-            else _("%(winner)s claimed the win while the player to move was away.")
-        )
-        return {
-            "headline": _("This match was won on time."),
-            "detail": detail % {"winner": view_winner_name(ctx)},
-        }
+        if _reader_won(view, ctx):
+            detail = (
+                _("You claimed the win: the player to move let their time to move run out.")
+                if ctx["match"].days_per_move
+                else _("You claimed the win while the player to move was away.")
+            )
+        else:
+            detail = (
+                _("%(winner)s claimed the win: the player to move let their time to move run out.")
+                if ctx["match"].days_per_move
+                else _("%(winner)s claimed the win while the player to move was away.")
+            ) % {"winner": view_winner_name(ctx)}
+        return {"headline": _("This match was won on time."), "detail": detail}
     if status == Match.Status.RESTARTED:
         return {
             "headline": _("This match was restarted."),
@@ -163,6 +169,18 @@ def turn_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str]:
         "headline": _("Your turn: discard a card."),
         "detail": _("Select a card, then discard it, or knock or go gin with it if you can."),
     }
+
+
+def _reader_won(view: dict[str, Any], ctx: dict[str, Any]) -> bool:
+    """The reader is the winner and the page calls them "you" (not a watcher, not one shared
+    screen, where both players go by name)."""
+    winner = ctx["match"].winner_seat
+    return (
+        winner is not None
+        and winner == view["seat"]
+        and not ctx["spectator"]
+        and not ctx.get("local")
+    )
 
 
 def view_winner_name(ctx: dict[str, Any]) -> str:

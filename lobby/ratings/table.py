@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from games import extras
 from games.models import Match, Seat
 
+from .glicko import display
 from .models import Abort, RatedMatch, RatingChange
 from .reads import display_of_many
 from .results import DAILY_CAP
@@ -25,7 +26,8 @@ def _players(match: Match) -> dict[int, Any]:
 
 
 def seat_notes(match: Match) -> dict[int, str]:
-    """Each player's rating in the preset, as it stood before the match when it was rated."""
+    """Each player's rating in the preset: as it stands, or once the match was rated, as the
+    match left it."""
     if match.kind != Match.Kind.LOBBY:
         return {}
     players = _players(match)
@@ -37,7 +39,9 @@ def seat_notes(match: Match) -> dict[int, str]:
     notes = {}
     for number, seat in players.items():
         change = before.get(seat.user_id)
-        notes[number] = str(round(change.before)) if change else shown[seat.user_id]
+        # Once rated, the rating it left: the same figure, written the same way ("1662?" while
+        # provisional), as the result line's "now" and the profile (issue 41).
+        notes[number] = display(change.after, change.rd_after) if change else shown[seat.user_id]
     return notes
 
 
@@ -71,7 +75,7 @@ def result_lines(match: Match, reader: int | None) -> list[str]:
             continue
         values = {
             "name": seat.display_name,
-            "rating": round(change.after),
+            "rating": display(change.after, change.rd_after),
             "change": _shown(change),
         }
         if number == reader:

@@ -12,7 +12,6 @@
   function show(button) {
     var on = !!document.fullscreenElement;
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.querySelector(".label").textContent = on ? button.dataset.on : button.dataset.off;
   }
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -10,6 +10,8 @@
 
   var DOUBLE_TAP_MS = 500;
   var PILE_MARGIN = 12; // px around the pile's top card that still count as on it
+  var SAME_SPOT = 24; // px: two taps this close are on one spot
+  var PENDING_MS = 3000; // how long a double tap waits for its Discard button
 
   function notice(message) {
     var box = document.getElementById("notice");
@@ -48,18 +50,46 @@
   // Double-tap or double-click: two clicks on one card, close together. (Clicks, not dblclick:
   // a touch screen's double tap does not always make one.) The label's own click on its radio
   // is not a second tap.
-  var lastTap = { code: "", at: 0 };
+  // While the hand still slides into place (after a draw, the cards make room for the new one)
+  // the second tap may land on the neighbour that slid under the finger: two taps on one spot
+  // are one double tap, on the card the first one hit (issue 41).
+  var lastTap = { code: "", at: 0, x: 0, y: 0 };
+  function sameSpot(event) {
+    return Math.abs(event.clientX - lastTap.x) <= SAME_SPOT && Math.abs(event.clientY - lastTap.y) <= SAME_SPOT;
+  }
+  function slotWith(code) {
+    return document.querySelector('#hand .hand-cards > li[data-code="' + code + '"]');
+  }
   document.addEventListener("click", function (event) {
     var slot = slotOf(event.target);
     if (!slot || event.target.matches("input")) return;
     var code = slot.dataset.code;
-    if (lastTap.code === code && event.timeStamp - lastTap.at < DOUBLE_TAP_MS) {
-      lastTap = { code: "", at: 0 };
-      discard(slot);
+    var soon = event.timeStamp - lastTap.at < DOUBLE_TAP_MS;
+    if (soon && (lastTap.code === code || (sameSpot(event) && slotWith(lastTap.code)))) {
+      var first = slotWith(lastTap.code) || slot;
+      lastTap = { code: "", at: 0, x: 0, y: 0 };
+      discardSoon(first);
     } else {
-      lastTap = { code: code, at: event.timeStamp };
+      lastTap = { code: code, at: event.timeStamp, x: event.clientX, y: event.clientY };
     }
   });
+
+  // A double tap made while the draw's answer is still on its way (the hand shows the drawn
+  // card, the Discard button has not come yet) is made once it comes, not lost.
+  var pending = null;
+  function discardSoon(slot) {
+    if (discard(slot)) return;
+    pending = { code: slot.dataset.code, until: Date.now() + PENDING_MS };
+  }
+  function retryPending() {
+    if (!pending) return;
+    var wanted = pending;
+    pending = null;
+    var slot = slotWith(wanted.code);
+    if (slot && Date.now() <= wanted.until && !discard(slot)) pending = wanted;
+  }
+  document.addEventListener("htmx:afterSettle", function () { setTimeout(retryPending, 0); });
+  document.addEventListener("htmx:oobAfterSwap", function () { setTimeout(retryPending, 0); });
 
   document.addEventListener("keydown", function (event) {
     var radio = event.target;

@@ -176,7 +176,8 @@
     else moves(old);
     scores(old);
     var top = document.querySelector("#pile .discard .card[data-code]");
-    if (now.result && !old.result) sound("knock");
+    var fanfare = document.querySelector("#result .celebration");
+    if (now.result && !old.result) sound(fanfare ? (fanfare.classList.contains("big_gin") ? "big_gin" : "gin") : "knock");
     else if (top && top.dataset.code !== old.top) sound("discard");
     else if (now.hand > old.hand || now.backs > old.backs) sound("draw");
     if (now.turn && !old.turn) sound("turn");

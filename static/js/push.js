@@ -45,6 +45,8 @@
     });
 
   button.addEventListener("click", function () {
+    // Which step failed decides what the player is told: each has its own reason and remedy.
+    var stage = "permission";
     button.disabled = true;
     say("asking");
     Notification.requestPermission()
@@ -53,6 +55,7 @@
         return navigator.serviceWorker.ready;
       })
       .then(function (registration) {
+        stage = "subscribe";
         return registration.pushManager.subscribe({
           userVisibleOnly: true,
           applicationServerKey: keyBytes(section.dataset.publicKey),
@@ -60,6 +63,7 @@
       })
       .then(function (subscription) {
         var json = subscription.toJSON();
+        stage = "register";
         return fetch(section.dataset.api, {
           method: "POST",
           credentials: "same-origin",
@@ -68,12 +72,23 @@
         });
       })
       .then(function (response) {
-        if (!response.ok) throw new Error("refused");
-        window.location.reload();
+        if (response.ok) return window.location.reload();
+        // The server says why it refused (in the page's language): show that.
+        return response.json().then(
+          function (body) { throw new Error((body && body.message) || "refused"); },
+          function () { throw new Error("refused"); }
+        );
       })
       .catch(function (error) {
         button.disabled = false;
-        say(error && error.message === "denied" ? "denied" : "failed");
+        if (error && error.message === "denied") say("denied");
+        // The browser has no push service to reach: a private window, a browser with push
+        // turned off, or one that cannot reach its vendor's service from here.
+        else if (stage === "subscribe") say("noService");
+        else if (stage === "register" && error instanceof TypeError) say("offline");
+        else if (stage === "register" && error && error.message && error.message !== "refused") {
+          note.textContent = error.message;
+        } else say("failed");
       });
   });
 })();

@@ -12,6 +12,9 @@
     draw: [[420, 0, 0.07]],
     discard: [[300, 0, 0.08]],
     knock: [[520, 0, 0.1], [390, 0.12, 0.1], [780, 0.24, 0.25]],
+    // A fanfare: a rising major arpeggio; Big Gin's goes an octave further.
+    gin: [[523, 0, 0.12], [659, 0.12, 0.12], [784, 0.24, 0.12], [1047, 0.36, 0.4]],
+    big_gin: [[523, 0, 0.1], [659, 0.1, 0.1], [784, 0.2, 0.1], [1047, 0.3, 0.1], [1319, 0.4, 0.1], [1568, 0.5, 0.1], [2093, 0.6, 0.5]],
   };
   var audio = null;
   var played = [];
@@ -33,7 +36,6 @@
     if (!button) return;
     var on = enabled();
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.querySelector(".label").textContent = on ? button.dataset.on : button.dataset.off;
   }
 
   function beep(name) {

@@ -120,9 +120,12 @@ def test_a_correspondence_challenge_and_the_turns_it_makes(server: str, alice, b
         main([*alices, "challenge", "bob", "--days", "2"], out=lines.append)
     assert main([*bobs, "accept"], out=lines.append) == 0
     match_id = lines[-1].split()[1]
+    # The first hand waits for both players' seeds: it is bob's to open too (issue 41).
+    assert main([*bobs, "turns"], out=lines.append) == 0
+    assert lines[-1].startswith(f"{match_id}  vs alice") and "the deal waits for you" in lines[-1]
+    deal(Match.objects.get(public_id=match_id))
     assert main([*bobs, "turns"], out=lines.append) == 0
     assert lines[-1] == "No correspondence match is waiting for your move."
-    deal(Match.objects.get(public_id=match_id))
     assert main([*alices, "turns"], out=lines.append) == 0
     assert lines[-1].startswith(f"{match_id}  vs bob")
     assert "standard to 100, 3 days per move: " in lines[-1] and lines[-1].endswith("left")

@@ -120,6 +120,8 @@ def test_sound_is_off_until_turned_on_and_remembered(browser: Browser, base: str
         page = open_table(first, base, alice, "draw")
         toggle = page.locator("#sound-toggle")
         expect(toggle).to_have_attribute("aria-pressed", "false")
+        # A toggle: its name says what it is, aria-pressed (and its switch) whether it is on.
+        expect(toggle).to_have_accessible_name("Sound")
         assert page.evaluate("window.ginSound.enabled()") is False
         # Drawing makes no sound while it is off.
         page.locator("#actions button[value=draw_stock]").click()
@@ -128,6 +130,7 @@ def test_sound_is_off_until_turned_on_and_remembered(browser: Browser, base: str
         with page.expect_response(lambda r: r.url.endswith("/settings/sound")):
             toggle.click()
         expect(toggle).to_have_attribute("aria-pressed", "true")
+        expect(toggle).to_have_accessible_name("Sound")
         # Now the discard and Bea's answer make their sounds, and so does my next turn.
         code = page.locator("#hand .card.just-drawn").get_attribute("data-code")
         page.locator(f"#hand input[value='{code}']").evaluate("e => e.closest('label').click()")

@@ -38,12 +38,12 @@ def test_a_phone_may_play_in_full_screen(browser: Browser, base: str, alice: Use
         toggle = page.locator("#fullscreen-toggle")
         expect(toggle).to_be_visible()
         expect(toggle).to_have_attribute("aria-pressed", "false")
-        expect(toggle).to_have_text("Full screen off")
+        expect(toggle).to_have_text("Full screen")
         assert not outside(page, "#fullscreen-toggle")
         toggle.click()
         page.wait_for_function(f"({FULL}) === 'table'")
         expect(toggle).to_have_attribute("aria-pressed", "true")
-        expect(toggle).to_have_text("Full screen on")
+        expect(toggle).to_have_text("Full screen")
         settle(page)
         # In full screen the playing surface still fits, without the site's header.
         for selector in ("#hand .hand-cards > li", "#actions .buttons button", "#pile .card"):
@@ -53,7 +53,7 @@ def test_a_phone_may_play_in_full_screen(browser: Browser, base: str, alice: Use
         toggle.click()
         page.wait_for_function(f"({FULL}) === ''")
         expect(toggle).to_have_attribute("aria-pressed", "false")
-        expect(toggle).to_have_text("Full screen off")
+        expect(toggle).to_have_text("Full screen")
     finally:
         phone.close()
         desktop.close()

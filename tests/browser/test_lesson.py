@@ -127,7 +127,10 @@ def _walk(page: Page, name: str, language: str, *, until: str = "2.end") -> None
         _shoot(page, f"{name}-step{number:02d}")
         if key == until or key == "2.end":
             return
-        if key != "1.end":
+        if key == "1.end":
+            # Step 7: the hand is over and the way on is in sight, on a phone too (issue 41).
+            _in_first_screen(page, '#actions button[value="next_hand"]')
+        else:
             # The move it asks for is in sight and pointed at, on a phone too.
             _in_first_screen(page, "#actions .hinted, #hand .pick.hinted, #pile .hinted")
         _act(page, key)
@@ -236,3 +239,22 @@ def test_on_a_phone_turned_sideways_the_panel_takes_a_column_of_its_own(
     _shoot(page, "de-740x360-step01")
     found = serious(page)
     assert not found, found
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("context", [("740x360", "en-GB")], indirect=True)
+def test_sideways_each_step_and_step_7s_next_hand_are_in_the_first_screen(
+    context: BrowserContext, base: str, quick_bea: None
+) -> None:
+    """Issue 41: on a phone turned sideways too, through the first hand and its Next hand."""
+    page = context.new_page()
+    page.goto(base + "/")
+    page.locator("#lesson-offer").get_by_role("button", name="Start the lesson").click()
+    page.wait_for_url(re.compile(r".*/games/[^/]+/$"))
+    page.wait_for_function("window.htmx !== undefined")
+    _walk(page, "en-740x360", "en", until="2.1")
+    # The side column stays below the felt: nothing of it comes up above the scores.
+    felt = page.locator(".felt").bounding_box()
+    history = page.locator("#history").bounding_box()
+    assert felt is not None and felt["y"] < 120, felt
+    assert history is None or history["y"] > felt["y"], (felt, history)

@@ -94,6 +94,8 @@ def test_the_whole_lesson_plays_out_as_the_panel_says(client: Client):
     page = client.get(url(match, "table")).content.decode()
     assert "8 − 6 + 25 = 27" in page
     assert "Play Bea for real" in page and "Take the lesson again" in page
+    # Step 10 of 10 is the end: nothing is left to leave (issue 41).
+    assert "Lesson, step 10 of 10" in page and "Leave the lesson" not in page
     # The lesson stops here: no next hand to deal, and the door refuses one.
     assert 'value="next_hand"' not in page
     response = client.post(url(match, "act"), {"move": "next_hand", "version": match.version})

@@ -58,3 +58,21 @@ def test_the_lobby_and_the_table_show_the_badge(client: Client, alice: User, bob
     assert rendered is not None
     assert re.search(r'<dt>bob <span class="rating">[^<]* BOT</span>', rendered[0])
     assert not re.search(r'<dt>alice <span class="rating">[^<]*BOT</span>', rendered[0])
+
+
+def test_a_match_from_before_the_switch_carries_no_badge(
+    client: Client, alice: User, bob: User
+) -> None:
+    """Issue 41: bob played this match himself; he turned the bot on afterwards."""
+    online(alice, bob)
+    services.post_seek(bob, "standard", 100)
+    before = services.accept_seek(Seek.objects.get(status="open"), alice)
+    _says_bot(client, bob)
+    client.force_login(alice)
+    table = client.get(f"/games/{before.public_id}/").content.decode()
+    assert not re.search(r'<dt>bob <span class="rating">[^<]*BOT</span>', table)
+    # Turned off and on again, the badge counts from the second switch.
+    bob.profile.refresh_from_db()
+    bob.profile.plays_by_bot = False
+    bob.profile.save()
+    assert bob.profile.plays_by_bot_since is None

@@ -150,3 +150,28 @@ def test_a_rematch_keeps_the_days_and_the_rating_choice(alice: User, bob: User) 
     rematch = services.answer_offer(match, 0, offer.pk, "accept", match.version)
     assert rematch is not None and rematch.days_per_move == 7
     assert RatedMatch.objects.filter(match=rematch).exists()
+
+
+def test_right_after_the_accept_the_hand_waits_for_the_challenger_and_the_lists_say_so(
+    alice: User, bob: User
+) -> None:
+    """Issue 41, defect 7: bob accepted and his table sent its seed; the deal waits for
+    alice's, so the match is alice's to open, not one waiting for her opponent."""
+    from games.correspondence import your_turn
+    from games.state_cache import load_state
+    from lobby import services as lobby_services
+    from tests.lobby.lobby_helpers import online
+
+    online(alice)
+    made = lobby_services.challenge(alice, bob, "standard", 100, days_per_move=3)
+    match = lobby_services.accept_challenge(made, bob)
+    services.submit(match, 1, {"type": "seed", "seed": "b0b" * 8}, match.version)
+    match.refresh_from_db()
+    state = load_state(match)
+    assert state.phase == "shuffling" and state.seeded[0] is None
+    [turn] = your_turn(alice)
+    assert turn.match.pk == match.pk and turn.left == "the deal waits for you"
+    assert your_turn(bob) == []
+    page = _client(alice).get("/").content.decode()
+    assert f'data-turn="{match.public_id}"' in page
+    assert "waiting for your opponent" not in page

@@ -142,3 +142,17 @@ def test_an_adopted_guest_match_is_listed(client: Client):
     )
     assert Seat.objects.get(match=match, number=0).user.username == "dora"
     assert rows(client.get("/players/dora/").content.decode()) == [(match.public_id, "running")]
+
+
+def test_a_match_with_no_hand_finished_says_so_instead_of_a_dash(alice: User, bob: User):
+    """Issue 41: the row of a match resigned in its first hand ended with a stray "–"."""
+    match = lobby_match(alice, bob)
+    services.resign(match, 0, services.CURRENT)
+    client = Client()
+    client.force_login(alice)
+    listed = client.get("/players/alice/").content.decode().split('id="player-matches"')[1]
+    row = listed[listed.index(f'data-match="{match.public_id}"') :]
+    row = row[: row.index("</tr>")]
+    replays = row[row.index('<td class="replays">') :]
+    assert "No hand finished" in replays
+    assert "–" not in replays

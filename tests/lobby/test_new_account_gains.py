@@ -97,9 +97,10 @@ def _table(user: User, change: RatingChange, language: str = "en") -> str:
 
 def test_the_table_says_a_gain_was_limited_and_why(alice: User, bob: User):
     won = _beats(alice, bob)
-    assert f"Rating change: +50 {LIMITED}, now 1550." in _table(alice, won)
-    assert f"alice: +50 {LIMITED}, now 1550." in _table(bob, won)
-    assert "Wertung: +50 (begrenzt: Siege gegen neue Konten), jetzt 1550." in _table(
+    # "1550?": the rating as the site writes it everywhere, still provisional (issue 41).
+    assert f"Rating change: +50 {LIMITED}, now 1550?." in _table(alice, won)
+    assert f"alice: +50 {LIMITED}, now 1550?." in _table(bob, won)
+    assert "Wertung: +50 (begrenzt: Siege gegen neue Konten), jetzt 1550?." in _table(
         alice, won, "de"
     )
     _established(alice)

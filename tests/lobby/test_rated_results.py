@@ -14,6 +14,7 @@ from games.services import endings
 from games.state_cache import load_state
 from lobby import event_log
 from lobby.ratings import results
+from lobby.ratings.glicko import display
 from lobby.ratings.models import RatedMatch, RatingChange
 from lobby.ratings.reads import ratings_of
 
@@ -156,10 +157,14 @@ def test_the_table_shows_ratings_and_the_rating_change(alice: User, bob: User):
     page = _table(alice, match)
     # bob is a new account (no rated results yet): alice's gain is within her allowance.
     limited = f"{won.signed} (limited: wins against new accounts)"
-    assert f"Rating change: {limited}, now {round(won.after)}." in page
+    now = display(won.after, won.rd_after)
+    assert f"Rating change: {limited}, now {now}." in page
     lost = RatingChange.objects.get(match=match, user=bob)
-    assert f"bob: {lost.signed}, now {round(lost.after)}." in page
+    assert f"bob: {lost.signed}, now {display(lost.after, lost.rd_after)}." in page
     assert won.signed.startswith("+") and lost.signed.startswith("-")
+    # One rating, written one way (issue 41): by the name, the rating the match left.
+    assert f'<span class="rating">{now}</span>' in page
+    assert f'<span class="rating">{round(won.before)}</span>' not in page
 
 
 def test_the_table_says_why_a_match_was_not_rated(alice: User, bob: User):

@@ -92,3 +92,17 @@ def test_it_leaves_a_place_for_api_tokens(client: Client, alice: User) -> None:
     client.force_login(alice)
     names = [t.name for t in client.get("/settings/").templates]
     assert "lobby/settings_api_tokens.html" in names
+
+
+def test_it_keeps_the_language_chosen_in_the_header(client: Client, alice: User) -> None:
+    """Issue 41: "Deutsch" in the header, then Settings saved for another reason, kept German."""
+    client.force_login(alice)
+    client.post("/i18n/setlang/", {"language": "de", "next": "/settings/"})
+    page = client.get("/settings/").content.decode()
+    assert '<option value="de" selected>' in page
+    # The browser sends the form as shown: the language in force goes with it.
+    response = client.post(
+        "/settings/", {"display_name": "alice", "language": "de", "plays_by_bot": "on"}
+    )
+    assert response.cookies["django_language"].value == "de"
+    assert "Einstellungen gespeichert." in client.get(response["Location"]).content.decode()

@@ -1,0 +1,131 @@
+"""The pages around the table on a phone (issue 41, defect 10): "Play Bea now" in the first
+screen of the home page on a phone turned sideways; the lobby's quick-pairing tiles told apart
+on a phone; Settings' checkboxes large enough for a finger; the keyboard's focus ring on a card
+thick enough to see. Screenshots go to test-artifacts/phone/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext
+
+from tests.browser.table_helpers import ARTIFACTS, SIZES, sign_in, table_in
+from tests.browser.test_table_layout import outside
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = ARTIFACTS / "phone"
+SIDEWAYS = ("740x360", "844x390")
+
+
+@pytest.fixture
+def context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    size, locale = request.param
+    context = browser.new_context(viewport=SIZES[size], locale=locale)
+    yield context
+    context.close()
+
+
+@pytest.mark.parametrize(
+    "context",
+    [(size, locale) for size in SIDEWAYS for locale in ("en-GB", "de-DE")],
+    indirect=True,
+    ids=[f"{size}-{locale}" for size in SIDEWAYS for locale in ("en-GB", "de-DE")],
+)
+def test_play_bea_now_is_in_the_first_screen_of_a_sideways_phone(
+    context: BrowserContext, base: str
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = context.new_page()
+    page.goto(base + "/")
+    size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"
+    lang = page.evaluate("document.documentElement.lang")
+    page.screenshot(path=str(SHOTS / f"home-{lang}-{size}.png"))
+    assert page.locator("button.play-as-guest").count() == 1
+    assert not outside(page, "button.play-as-guest")
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+@pytest.mark.parametrize(
+    "context", [("360x740", "en-GB"), ("360x740", "de-DE")], indirect=True, ids=["en", "de"]
+)
+def test_the_phone_lobby_names_each_row_of_rules_and_marks_the_usual_choice(
+    context: BrowserContext, base: str, alice: User
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    sign_in(context, base, alice)
+    page = context.new_page()
+    page.goto(base + "/lobby/")
+    pool = page.locator("#lobby-pool")
+    rows = pool.locator(".tile-row")
+    assert rows.count() == 3
+    lang = page.evaluate("document.documentElement.lang")
+    page.screenshot(path=str(SHOTS / f"lobby-{lang}-360x740.png"), full_page=True)
+    for i in range(3):
+        # A row: the rules' name, then its four targets side by side.
+        boxes = [rows.nth(i).locator("button.tile").nth(j).bounding_box() for j in range(4)]
+        assert all(b is not None for b in boxes)
+        assert len({round(b["y"]) for b in boxes}) == 1, boxes
+        # Big enough for a thumb, and the label on one line.
+        assert all(b["width"] >= 44 and b["height"] <= 56 for b in boxes), boxes
+        assert rows.nth(i).locator(".tile-rules").inner_text()
+    # The rows one under another.
+    tops = [rows.nth(i).bounding_box()["y"] for i in range(3)]
+    assert tops == sorted(tops) and len(set(tops)) == 3, tops
+    # One tile stands out: the usual choice, filled; the rest are plain.
+    filled = pool.locator("button.tile:not(.secondary)")
+    assert filled.count() == 1
+    background = pool.locator("button.tile").evaluate_all(
+        "els => els.map(e => getComputedStyle(e).backgroundColor)"
+    )
+    assert len(set(background)) == 2, background
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+@pytest.mark.parametrize("context", [("360x740", "en-GB")], indirect=True, ids=["en"])
+def test_settings_checkboxes_are_big_enough_for_a_finger(
+    context: BrowserContext, base: str, alice: User
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    sign_in(context, base, alice)
+    page = context.new_page()
+    page.goto(base + "/settings/")
+    page.screenshot(path=str(SHOTS / "settings-360x740.png"))
+    boxes = page.locator("#profile-settings input[type=checkbox]")
+    assert boxes.count() >= 3
+    for i in range(boxes.count()):
+        box = boxes.nth(i).bounding_box()
+        assert box is not None and box["width"] >= 20 and box["height"] >= 20, box
+        # Its label is a target as tall as a finger, and pressing it ticks the box.
+        label = page.locator(f"label[for='{boxes.nth(i).get_attribute('id')}']")
+        tall = label.bounding_box()
+        assert tall is not None and tall["height"] >= 40, tall
+    before = boxes.first.is_checked()
+    page.locator(f"label[for='{boxes.first.get_attribute('id')}']").click()
+    assert boxes.first.is_checked() is not before
+
+
+@pytest.mark.parametrize("context", [("360x740", "en-GB")], indirect=True, ids=["en"])
+def test_the_keyboard_focus_on_a_card_is_a_thick_ring(
+    context: BrowserContext, base: str, alice: User
+) -> None:
+    sign_in(context, base, alice)
+    match = table_in(alice, "discard")
+    page = context.new_page()
+    page.goto(f"{base}/games/{match.public_id}/")
+    page.keyboard.press("Tab")  # the page is used with the keyboard: focus rings show
+    card = page.locator("#hand input[name=card]:not([disabled])").first
+    card.focus()
+    assert card.evaluate("e => e.matches(':focus-visible')")
+    ring = card.evaluate(
+        """e => { const s = getComputedStyle(e.nextElementSibling);
+            return [parseFloat(s.outlineWidth), s.outlineStyle, s.boxShadow]; }"""
+    )
+    assert ring[0] >= 4 and ring[1] == "solid", ring
+    assert "8px" in ring[2], ring  # the dark edge around the white ring
+    page.screenshot(path=str(SHOTS / "card-focus-360x740.png"))
