@@ -40,6 +40,7 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("", include("lobby.urls")),
     path("", include("lobby.moderation.urls")),
+    path("", include("lobby.playnow.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", api.urls),
     path("api/docs", partial(openapi_view, api=api), name="api-docs"),

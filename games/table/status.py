@@ -102,6 +102,11 @@ def closed_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str] |
             "headline": _("This match was won on time."),
             "detail": detail % {"winner": view_winner_name(ctx)},
         }
+    if status == Match.Status.RESTARTED and ctx["match"].kind == Match.Kind.BEA:
+        return {
+            "headline": _("This match was set aside."),
+            "detail": _("You left it for a person the pool found you; it counts for nobody."),
+        }
     if status == Match.Status.RESTARTED:
         return {
             "headline": _("This match was restarted."),
