@@ -152,6 +152,10 @@ def test_a_person_found_is_told_at_beas_table_and_the_switch_sets_her_aside(
     assert bea.status == Match.Status.RESTARTED and bea.winner_seat is None  # for nobody
     assert game_services.running_bea_match(alice) is None
     assert Match.objects.get(pk=paired.match_id).is_active
+    # Her table against Bea says what became of it.
+    table = client.get(f"/games/{bea.public_id}/").content.decode()
+    assert "This match was set aside." in table
+    assert "You left it for a person the pool found you; it counts for nobody." in table
 
 
 def test_the_switch_is_refused_when_nobody_waits(alice: User, client: Client, clock: Clock) -> None:
