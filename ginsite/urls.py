@@ -35,6 +35,8 @@ urlpatterns = [
     path("sw.js", service_worker, name="pwa-worker"),
     path("manifest.<str:lang>.webmanifest", manifest, name="pwa-manifest"),
     path("offline/<str:lang>/", offline, name="pwa-offline"),
+    # Bea offline: her page and the engine's code for the browser (docs/offline.md).
+    path("offline/bea/", include("games.offline.urls")),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("games/", include("games.urls")),

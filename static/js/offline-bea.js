@@ -1,0 +1,190 @@
+// Bea offline (templates/games/offline/bea.html, docs/offline.md). The rules and Bea are the
+// server's own Python (games/engine, games/ai, games/offline/driver.py), run here by Pyodide;
+// this file only draws the table and passes the player's presses to the driver, as JSON.
+// Pyodide is imported only when the player presses Play (or Continue), never on page load.
+const main = document.querySelector("[data-offline-bea]");
+const SAVE_KEY = "gin-offline-bea";
+const ROOT = "/home/pyodide/gin/";
+const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+let engine = null;
+let shown = null;
+
+const $ = (id) => document.getElementById(id);
+const say = (text) => { $("offline-status").textContent = text; };
+const fill = (template, values) =>
+  template.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? values[key] : whole));
+const cardLabel = (code) => (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]];
+
+async function loadEngine() {
+  if (engine) return engine;
+  say(main.dataset.loading);
+  const { loadPyodide } = await import(main.dataset.pyodide + "pyodide.mjs");
+  const pyodide = await loadPyodide({ indexURL: main.dataset.pyodide });
+  say(main.dataset.starting);
+  const code = await (await fetch(main.dataset.code)).json();
+  for (const [name, source] of Object.entries(code.files)) {
+    const path = ROOT + name;
+    pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    pyodide.FS.writeFile(path, source);
+  }
+  pyodide.runPython(`import sys; sys.path.insert(0, "${ROOT}")`);
+  const driver = pyodide.pyimport("games.offline.driver");
+  engine = { driver, version: code.version };
+  // For the tests (tests/browser/test_offline_bea.py): a whole match of Bea against Bea.
+  window.ginOffline = {
+    version: code.version,
+    selfPlay: (preset, target, level, seed) =>
+      JSON.parse(driver.page_self_play(preset, Number(target), level, String(seed))),
+  };
+  say("");
+  return engine;
+}
+
+function newSeed() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function actionLabel(action, view) {
+  const top = view.discard_pile.length ? cardLabel(view.discard_pile[view.discard_pile.length - 1]) : "";
+  const d = main.dataset;
+  switch (action.type) {
+    case "take_upcard": return fill(d.takeUpcard, { card: top });
+    case "pass": return d.pass;
+    case "draw": return action.from === "stock" ? d.drawStock : fill(d.drawDiscard, { card: top });
+    case "discard": return fill(d.discard, { card: cardLabel(action.card) });
+    case "knock": return fill(d.knock, { card: cardLabel(action.card) });
+    case "gin": return fill(d.gin, { card: cardLabel(action.card) });
+    case "big_gin": return d.bigGin;
+    case "next_hand": return d.nextHand;
+    default: return action.type;
+  }
+}
+
+function statusOf(view) {
+  const d = main.dataset;
+  if (view.phase === "match_over") return view.settlement && view.settlement.winner === 0 ? d.youWon : d.beaWon;
+  if (view.phase === "hand_over") return d.handOver;
+  if (view.phase === "upcard_offer") return d.yourUpcard;
+  if (view.phase === "draw") return d.yourDraw;
+  return d.yourDiscard;
+}
+
+function draw(answer, before) {
+  const view = answer.view;
+  shown = answer;
+  const d = main.dataset;
+  $("offline-start").hidden = true;
+  $("offline-table").hidden = false;
+  $("offline-scores").textContent = fill(d.scores, {
+    mine: view.scores[0], hers: view.scores[1], target: view.rules.target,
+  });
+  $("offline-stock").textContent = fill(d.stock, { n: view.stock_count });
+  const pile = view.discard_pile;
+  $("offline-top").textContent = pile.length ? fill(d.pileTop, { card: cardLabel(pile[pile.length - 1]) }) : d.pileEmpty;
+  $("offline-deadwood").textContent = fill(d.deadwood, { n: view.arrangement.deadwood });
+  // Melds first, then the rest: the hand as the arrangement reads it.
+  const melded = view.arrangement.melds.flat();
+  const order = melded.concat(view.hand.filter((c) => !melded.includes(c)));
+  const discards = new Map();
+  const others = [];
+  for (const action of view.legal_actions) {
+    if (action.type === "discard") discards.set(action.card, action);
+    else others.push(action);
+  }
+  const hand = $("offline-hand");
+  hand.replaceChildren(...order.map((code) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "offline-card" + ("DH".includes(code[1]) ? " red" : "") + (melded.includes(code) ? " meld" : "");
+    button.textContent = cardLabel(code);
+    button.dataset.code = code;
+    const discard = discards.get(code);
+    button.disabled = !discard;
+    if (discard) {
+      button.setAttribute("aria-label", actionLabel(discard, view));
+      button.addEventListener("click", () => play(discard));
+    }
+    item.append(button);
+    return item;
+  }));
+  $("offline-actions").replaceChildren(...others.map((action) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = actionLabel(action, view);
+    button.dataset.action = action.type;
+    button.addEventListener("click", () => play(action));
+    return button;
+  }));
+  const log = $("offline-log");
+  for (const action of answer.bea) {
+    const line = document.createElement("li");
+    line.textContent = fill(d.beaDid, { what: actionLabel(action, before || view) });
+    log.prepend(line);
+  }
+  while (log.children.length > 12) log.lastElementChild.remove();
+  $("offline-hint-text").textContent = "";
+  say(statusOf(view));
+  localStorage.setItem(SAVE_KEY, JSON.stringify({ saved: answer.saved, over: view.phase === "match_over" }));
+}
+
+function play(action) {
+  const before = shown && shown.view;
+  const answer = JSON.parse(engine.driver.page_play(JSON.stringify(action)));
+  if (answer.refused) {
+    say(answer.refused);
+    return;
+  }
+  draw(answer, before);
+}
+
+async function start(event) {
+  event.preventDefault();
+  try {
+    await loadEngine();
+  } catch (error) {
+    say(fill(main.dataset.failed, { error: String(error) }));
+    return;
+  }
+  const form = new FormData($("offline-start"));
+  draw(JSON.parse(engine.driver.page_start(
+    form.get("preset"), Number(form.get("target")), form.get("level"), newSeed(),
+  )));
+}
+
+async function resume() {
+  try {
+    await loadEngine();
+  } catch (error) {
+    say(fill(main.dataset.failed, { error: String(error) }));
+    return;
+  }
+  draw(JSON.parse(engine.driver.page_restore(JSON.stringify(saved().saved))));
+}
+
+function saved() {
+  try {
+    return JSON.parse(localStorage.getItem(SAVE_KEY) || "null");
+  } catch (error) {
+    return null;
+  }
+}
+
+if (main && $("offline-start")) {
+  $("offline-start").addEventListener("submit", start);
+  $("offline-continue").addEventListener("click", resume);
+  const last = saved();
+  $("offline-continue").hidden = !(last && last.saved && !last.over);
+  $("offline-hint").addEventListener("click", () => {
+    $("offline-hint-text").textContent = JSON.parse(engine.driver.page_hint()).reason;
+  });
+  $("offline-new").addEventListener("click", () => {
+    localStorage.removeItem(SAVE_KEY);
+    $("offline-table").hidden = true;
+    $("offline-start").hidden = false;
+    $("offline-continue").hidden = true;
+    say("");
+  });
+}
