@@ -14,6 +14,7 @@ from games.offline import views as offline_views
 from games.offline.bundle import bundle
 from games.offline.driver import self_play
 from tests.browser.conftest import PHONE
+from tests.browser.table_helpers import ARTIFACTS
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -107,6 +108,8 @@ def test_a_whole_match_against_bea_offline_with_the_network_cut(
     page.reload()  # the page itself from the worker's cache
     expect(page.locator("h1")).to_have_text("Bea offline")
     _start(page)  # a new match, from the start, with no network
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "offline-bea-en-360x740.png"), full_page=True)
     closing = _play_out(page)
     assert closing in ("You won the match.", "Bea won the match.")
     scores = page.locator("#offline-scores").inner_text()

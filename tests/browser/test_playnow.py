@@ -15,7 +15,7 @@ from games.models import Match
 from lobby.models import PoolEntry
 from tests.browser.conftest import PHONE
 from tests.browser.live_asgi import wait_idle
-from tests.browser.table_helpers import sign_in
+from tests.browser.table_helpers import ARTIFACTS, sign_in
 from tests.browser.turns import Watch
 
 if TYPE_CHECKING:
@@ -92,6 +92,9 @@ def _takes_bea(page: Page, words: dict[str, str]) -> str:
     expect(offer).to_contain_text(words["level"])
     play = offer.get_by_role("button", name=words["play"])
     expect(play).to_be_disabled()  # visible, held until the countdown is over
+    ARTIFACTS.mkdir(exist_ok=True)
+    language = page.evaluate("document.documentElement.lang")
+    page.screenshot(path=str(ARTIFACTS / f"playnow-countdown-{language}-360x740.png"))
     expect(play).to_be_enabled(timeout=LIVE_MS)
     play.click()
     page.wait_for_url(TABLE)
@@ -134,6 +137,7 @@ def test_a_second_player_is_paired_and_the_first_switches_from_bea(
     notice = alice_page.locator("#playnow-notice")
     expect(notice).to_contain_text(words["found"], timeout=LIVE_MS)
     assert _loads(alice_watch) == [base + "/lobby/", bea_table]
+    alice_page.screenshot(path=str(ARTIFACTS / f"playnow-found-{language}-360x740.png"))
 
     notice.get_by_role("button", name=words["switch"]).click()
     alice_page.wait_for_url(lobby_table, timeout=LIVE_MS)
