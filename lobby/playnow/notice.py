@@ -23,15 +23,21 @@ from games.move_clock import CLAIM_AFTER_SECONDS
 from ginsite.pushes import page_notice
 from lobby.regions import rules_label
 
-from .offer import place_of
+from .offer import opponent_of, place_of
 
 TEMPLATE = "lobby/playnow/notice.html"
 
 
 def context(
-    user: Any, *, oob: bool = False, csrf_token: str = "", said: str = ""
+    user: Any,
+    *,
+    table: Match | None = None,
+    oob: bool = False,
+    csrf_token: str = "",
+    said: str = "",
 ) -> dict[str, Any]:
-    place = place_of(user)
+    """The region for ``user`` at a table against Bea, or at the lobby match ``table``."""
+    place = place_of(user, table)
     entry = place.entry if place is not None else None
     return {
         "place": place,
@@ -43,13 +49,31 @@ def context(
     }
 
 
-def render(user: Any, *, oob: bool = False, said: str = "") -> str:
-    return render_to_string(TEMPLATE, context(user, oob=oob, said=said))
+def render(user: Any, *, table: Match | None = None, oob: bool = False, said: str = "") -> str:
+    return render_to_string(TEMPLATE, context(user, table=table, oob=oob, said=said))
 
 
-def tell(user_ids: list[int]) -> None:
+def _send(user: Any, table: Match | None = None) -> None:
+    rendered = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            rendered[code] = render(user, table=table, oob=True)
+    page_notice(user.pk, rendered)
+
+
+def tell_opponent(user: Any, match: Match) -> None:
+    """After the commit: the person waiting at ``match`` for ``user``, who has just left Bea's
+    table, no longer reads that they are at it."""
+    other = opponent_of(user, match)
+    if other is not None:
+        transaction.on_commit(lambda: _send(other, match))
+
+
+def tell(user_ids: list[int], match_id: int | None = None) -> None:
     """After the commit: those of these players who have a match against Bea running see
-    their place in the pool as it is now, on every page of theirs."""
+    their place in the pool as it is now, on every page of theirs; and, once the lobby match
+    ``match_id`` has ended, the others who read that their opponent was at Bea's table no
+    longer do."""
 
     def send() -> None:
         playing_bea = set(
@@ -60,20 +84,26 @@ def tell(user_ids: list[int]) -> None:
                 match__status=Match.Status.ACTIVE,
             ).values_list("user", flat=True)
         )
-        users = get_user_model().objects.select_related("profile").filter(pk__in=playing_bea)
+        if not playing_bea:
+            return  # the rule: nothing more for a lobby match that has nobody at Bea's table
+        users = get_user_model().objects.select_related("profile").filter(pk__in=user_ids)
+        ended = Match.objects.filter(pk=match_id).first() if match_id is not None else None
         for user in users:
-            rendered = {}
-            for code, _name in settings.LANGUAGES:
-                with translation.override(code):
-                    rendered[code] = render(user, oob=True)
-            page_notice(user.pk, rendered)
+            if user.pk in playing_bea:
+                _send(user)
+            elif ended is not None:
+                _send(user, ended)
 
     transaction.on_commit(send)
 
 
 def on_match_changed(sender: Any, change: events.MatchChanged, **kwargs: Any) -> None:
-    if change.kind == Match.Kind.LOBBY and change.reason in (events.STARTED, events.ENDED):
+    if change.kind != Match.Kind.LOBBY:
+        return
+    if change.reason == events.STARTED:
         tell(list(change.players))
+    elif change.reason == events.ENDED:
+        tell(list(change.players), change.match_id)
 
 
 def connect() -> None:

@@ -147,14 +147,25 @@ class Place:
         return self.entry.opponent.profile.display_name if self.entry.opponent else ""
 
 
-def place_of(user: AbstractBaseUser) -> Place | None:
-    """The pool as a player who has a match against Bea running sees it from her table."""
+def place_of(user: AbstractBaseUser, table: Match | None = None) -> Place | None:
+    """The pool as a player sees it from a table against Bea (running or just finished: a
+    person found while the player was finishing her match still waits for them); or, from
+    ``table``, the lobby match the pool seated them at, whether their opponent is still at
+    Bea's table (``opponent_at_bea``)."""
     if not getattr(user, "is_authenticated", False):
-        return None
-    if game_services.running_bea_match(user) is None:
         return None
     entry = pool.last_entry(user)
     if entry is None or entry.days_per_move:
+        return None
+    if table is not None:
+        if (
+            entry.status == PoolEntry.Status.PAIRED
+            and entry.match_id == table.pk
+            and table.is_active
+            and entry.opponent is not None
+            and game_services.running_bea_match(entry.opponent) is not None
+        ):
+            return Place("opponent_at_bea", entry, table)
         return None
     if entry.status == PoolEntry.Status.WAITING:
         return Place("waiting", entry)
@@ -182,3 +193,9 @@ def switch(user: AbstractBaseUser) -> Match:
         with contextlib.suppress(game_services.MatchClosed):  # ended meanwhile: nothing to do
             game_services.set_aside(running, seat, game_services.CURRENT)
     return match
+
+
+def opponent_of(user: AbstractBaseUser, match: Match) -> AbstractBaseUser | None:
+    """The other player of a lobby match the pool seated ``user`` at."""
+    seat = next((s for s in match.seats.all() if s.user_id not in (None, user.pk)), None)
+    return seat.user if seat is not None else None

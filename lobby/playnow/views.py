@@ -68,10 +68,12 @@ def _answer_at_table(request: HttpRequest, said: str) -> HttpResponse:
 @login_required
 def switch(request: HttpRequest) -> HttpResponse:
     """To the person the pool found: the match against Bea set aside."""
+    user = _me(request)
     try:
-        match = offer.switch(_me(request))
+        match = offer.switch(user)
     except Refused as refused:
         return _answer_at_table(request, refused.message)
+    notice.tell_opponent(user, match)
     return go_to(request, _table(match.public_id))
 
 

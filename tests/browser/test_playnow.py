@@ -38,6 +38,7 @@ WORDS = {
         "still": "You are still in the pool for Standard to 100.",
         "found": "bob is waiting for you at a table (Standard to 100).",
         "switch": "Play bob now",
+        "at_bea": "alice is finishing a hand against Bea, the computer",
     },
     "de": {
         "countdown": "Bea wird in",
@@ -47,6 +48,7 @@ WORDS = {
         "still": "Du bist weiter im Pool für",
         "found": "bob wartet an einem Tisch auf dich",
         "switch": "Jetzt gegen bob spielen",
+        "at_bea": "alice spielt noch eine Runde gegen Bea, den Computer, zu Ende",
     },
 }
 
@@ -139,8 +141,14 @@ def test_a_second_player_is_paired_and_the_first_switches_from_bea(
     assert _loads(alice_watch) == [base + "/lobby/", bea_table]
     alice_page.screenshot(path=str(ARTIFACTS / f"playnow-found-{language}-360x740.png"))
 
+    # bob is told why alice is not here yet, and how long he waits at most.
+    bob_notice = bob_page.locator("#playnow-notice")
+    expect(bob_notice).to_contain_text(words["at_bea"])
+
     notice.get_by_role("button", name=words["switch"]).click()
     alice_page.wait_for_url(lobby_table, timeout=LIVE_MS)
+    # On bob's table the line goes, pushed: alice is coming.
+    expect(bob_notice).not_to_contain_text(words["at_bea"], timeout=LIVE_MS)
     expect(alice_page.locator("#table")).to_be_visible()
     bea = Match.objects.get(kind=Match.Kind.BEA)
     assert bea.status == Match.Status.RESTARTED and bea.winner_seat is None

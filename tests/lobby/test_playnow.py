@@ -211,3 +211,56 @@ def test_stop_looking_at_beas_table_leaves_the_pool_and_keeps_her(
     assert PoolEntry.objects.get(user=alice).status == PoolEntry.Status.CANCELLED
     bea.refresh_from_db()
     assert bea.is_active
+
+
+def test_the_person_paired_reads_that_their_opponent_is_at_beas_table_until_she_comes(
+    alice: User,
+    bob: User,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    told: list[tuple[int, dict[str, str]]] = []
+    monkeypatch.setattr(notice, "page_notice", lambda user_id, html: told.append((user_id, html)))
+    _join(alice)
+    clock.advance(seconds=8)
+    offer.play_bea(alice)
+    paired = _join(bob)
+    table = Client()
+    table.force_login(bob)
+    page = table.get(f"/games/{paired.match.public_id}/").content.decode()
+    assert "alice is finishing a hand against Bea, the computer, and has been told" in page
+    assert "If alice is away in their turn for more than 60 seconds, you may claim" in page
+
+    alice_client = Client()
+    alice_client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        alice_client.post("/lobby/pool/switch", **HTMX)
+    # bob's pages are told at once: the line is gone.
+    [(user_id, html)] = told
+    assert user_id == bob.pk
+    assert "is finishing a hand" not in html["en"] and 'id="playnow-notice"' in html["en"]
+    page = table.get(f"/games/{paired.match.public_id}/").content.decode()
+    assert "is finishing a hand" not in page
+
+
+def test_a_claimed_match_leaves_no_line_about_beas_table(
+    alice: User,
+    bob: User,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    told: list[tuple[int, dict[str, str]]] = []
+    monkeypatch.setattr(notice, "page_notice", lambda user_id, html: told.append((user_id, html)))
+    _join(alice)
+    clock.advance(seconds=8)
+    offer.play_bea(alice)
+    match = Match.objects.get(pk=_join(bob).match_id)
+    bob_seat = next(s.number for s in match.seats.all() if s.user_id == bob.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.resign(match, bob_seat, game_services.CURRENT)
+    by_user = dict(told)
+    assert set(by_user) == {alice.pk, bob.pk}
+    for html in by_user.values():
+        assert "waiting for you" not in html["en"] and "is finishing a hand" not in html["en"]
