@@ -14,6 +14,40 @@ const say = (text) => { $("offline-status").textContent = text; };
 const fill = (template, values) =>
   template.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? values[key] : whole));
 const cardLabel = (code) => (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]];
+const FACE_MARKS = { K: "♚", Q: "♛", J: "♞" };
+// The rest of the hand after the melds, by suit, then by rank (the online table's first order).
+const SUIT_ORDER = "SHCD";
+const RANKS = "A23456789TJQK";
+
+// A card as the online table draws it (games/templatetags/cards.py): same classes, same parts.
+function cardElement(code, melded) {
+  const card = document.createElement("span");
+  const rank = code[0] === "T" ? "10" : code[0];
+  const face = FACE_MARKS[code[0]];
+  card.className = ["card", "DH".includes(code[1]) ? "red" : "black", "suit-" + code[1]]
+    .concat(melded ? ["melded"] : [], face ? ["face"] : code[0] === "A" ? ["ace"] : [])
+    .join(" ");
+  card.dataset.code = code;
+  card.setAttribute("role", "img");
+  card.setAttribute("aria-label", cardLabel(code));
+  card.innerHTML = '<span class="corner" aria-hidden="true"><span class="rank"></span>'
+    + '<span class="suit"></span></span><span class="pip" aria-hidden="true"></span>';
+  card.querySelector(".rank").textContent = rank;
+  card.querySelector(".suit").textContent = SUITS[code[1]];
+  card.querySelector(".pip").textContent = face || SUITS[code[1]];
+  return card;
+}
+
+function wire(button, action, view) {
+  const fresh = button.cloneNode(false);
+  button.replaceWith(fresh);
+  fresh.disabled = !action;
+  if (action) {
+    fresh.setAttribute("aria-label", actionLabel(action, view));
+    fresh.addEventListener("click", () => play(action));
+  }
+  return fresh;
+}
 
 async function loadEngine() {
   if (engine) return engine;
@@ -81,26 +115,50 @@ function draw(answer, before) {
     mine: view.scores[0], hers: view.scores[1], target: view.rules.target,
   });
   $("offline-stock").textContent = fill(d.stock, { n: view.stock_count });
+  $("offline-stock-count").textContent = view.stock_count;
+  $("offline-count").textContent = view.opponent_card_count;
+  $("offline-backs").replaceChildren(...Array.from({ length: view.opponent_card_count }, () => {
+    const back = document.createElement("span");
+    back.className = "card back";
+    return back;
+  }));
   const pile = view.discard_pile;
-  $("offline-top").textContent = pile.length ? fill(d.pileTop, { card: cardLabel(pile[pile.length - 1]) }) : d.pileEmpty;
+  const topCode = pile.length ? pile[pile.length - 1] : null;
+  $("offline-top").textContent = topCode ? fill(d.pileTop, { card: cardLabel(topCode) }) : d.pileEmpty;
   $("offline-deadwood").textContent = fill(d.deadwood, { n: view.arrangement.deadwood });
-  // Melds first, then the rest: the hand as the arrangement reads it.
-  const melded = view.arrangement.melds.flat();
-  const order = melded.concat(view.hand.filter((c) => !melded.includes(c)));
   const discards = new Map();
   const others = [];
+  let fromStock = null;
+  let fromPile = null;
   for (const action of view.legal_actions) {
     if (action.type === "discard") discards.set(action.card, action);
     else others.push(action);
+    if (action.type === "draw" && action.from === "stock") fromStock = action;
+    if (action.type === "take_upcard" || (action.type === "draw" && action.from === "discard")) fromPile = action;
   }
+  // The stock's card back stays (it holds the count); the pile's top card is drawn anew.
+  const stockButton = $("offline-stock-button");
+  stockButton.disabled = !fromStock;
+  stockButton.onclick = fromStock ? () => play(fromStock) : null;
+  stockButton.setAttribute("aria-label", fromStock ? actionLabel(fromStock, view) : d.drawStock);
+  const topButton = wire($("offline-top-button"), fromPile, view);
+  if (topCode) topButton.append(cardElement(topCode, false));
+  else topButton.append(Object.assign(document.createElement("span"), { className: "card empty" }));
+  // Melds first, then the rest: the hand as the arrangement reads it.
+  const melded = view.arrangement.melds.flat();
+  const rest = view.hand.filter((c) => !melded.includes(c));
+  rest.sort((a, b) => SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) || RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]));
+  const order = melded.concat(rest);
   const hand = $("offline-hand");
-  hand.replaceChildren(...order.map((code) => {
+  hand.replaceChildren(...order.map((code, index) => {
     const item = document.createElement("li");
+    const inMeld = melded.includes(code);
+    item.className = "slot" + (inMeld ? " in-meld" : "") + (index === melded.length && index > 0 ? " group-start" : "");
+    item.dataset.code = code;
     const button = document.createElement("button");
     button.type = "button";
-    button.className = "offline-card" + ("DH".includes(code[1]) ? " red" : "") + (melded.includes(code) ? " meld" : "");
-    button.textContent = cardLabel(code);
-    button.dataset.code = code;
+    button.className = "card-button pick";
+    button.append(cardElement(code, inMeld));
     const discard = discards.get(code);
     button.disabled = !discard;
     if (discard) {

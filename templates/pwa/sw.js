@@ -107,8 +107,11 @@ function keptForBea(request, path) {
   return caches.open(BEA.cache).then(function (cache) {
     return cache.match(path).then(function (stored) {
       return stored || fetch(request).then(function (response) {
-        if (response.ok) cache.put(path, response.clone());
-        return response;
+        // Stored before the page has it: what the page used is what is kept.
+        if (!response.ok) return response;
+        return cache.put(path, response.clone()).then(function () {
+          return response;
+        });
       });
     });
   });
@@ -118,8 +121,10 @@ function keptForBea(request, path) {
 function freshForBea(request, path) {
   return caches.open(BEA.cache).then(function (cache) {
     return fetch(request).then(function (response) {
-      if (response.ok) cache.put(path, response.clone());
-      return response;
+      if (!response.ok) return response;
+      return cache.put(path, response.clone()).then(function () {
+        return response;
+      });
     }, function () {
       return cache.match(path).then(function (stored) {
         return stored || Response.error();
