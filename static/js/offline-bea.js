@@ -176,6 +176,20 @@ function draw(answer, before) {
     button.addEventListener("click", () => play(action));
     return button;
   }));
+  // The hand just over, in one line (the online table's result, short).
+  const last = view.last_hand;
+  const lastLine = $("offline-last-hand");
+  lastLine.hidden = !(last && (view.phase === "hand_over" || view.phase === "match_over"));
+  if (!lastLine.hidden) {
+    const kind = { knock: d.kindKnock, gin: d.kindGin, big_gin: d.kindBigGin, undercut: d.kindUndercut, draw: d.kindDraw }[last.kind] || last.kind;
+    const values = {
+      n: last.hand_number, kind, points: last.points,
+      mine: last.deadwood ? last.deadwood[0] : "", hers: last.deadwood ? last.deadwood[1] : "",
+    };
+    lastLine.textContent = last.winner === null || last.winner === undefined
+      ? fill(d.handNone, values)
+      : fill(last.winner === 0 ? d.handYou : d.handBea, values);
+  }
   const log = $("offline-log");
   for (const action of answer.bea) {
     const line = document.createElement("li");

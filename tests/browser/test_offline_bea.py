@@ -5,6 +5,7 @@ match is played; and the browser's engine and the server's agree on seeded match
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import pytest
@@ -114,6 +115,8 @@ def test_a_whole_match_against_bea_offline_with_the_network_cut(
     assert closing in ("You won the match.", "Bea won the match.")
     scores = page.locator("#offline-scores").inner_text()
     assert "(to 50)" in scores
+    # The last hand, in one line: its kind and who scored what.
+    expect(page.locator("#offline-last-hand")).to_contain_text(re.compile(r"^Hand \d+: "))
     # Saved in the browser, and the worker's cache is still just those files.
     assert page.evaluate("JSON.parse(localStorage.getItem('gin-offline-bea')).over") is True
     assert page.evaluate(BEA_CACHES) == kept
