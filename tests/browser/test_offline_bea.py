@@ -16,6 +16,7 @@ from games.offline.bundle import bundle
 from games.offline.driver import self_play
 from tests.browser.conftest import PHONE
 from tests.browser.table_helpers import ARTIFACTS
+from tests.browser.test_accessibility import serious
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -111,6 +112,7 @@ def test_a_whole_match_against_bea_offline_with_the_network_cut(
     _start(page)  # a new match, from the start, with no network
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "offline-bea-en-360x740.png"), full_page=True)
+    assert serious(page) == []  # axe, offline too (axe-core is injected, not fetched)
     closing = _play_out(page)
     assert closing in ("You won the match.", "Bea won the match.")
     scores = page.locator("#offline-scores").inner_text()

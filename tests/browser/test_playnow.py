@@ -16,6 +16,7 @@ from lobby.models import PoolEntry
 from tests.browser.conftest import PHONE
 from tests.browser.live_asgi import wait_idle
 from tests.browser.table_helpers import ARTIFACTS, sign_in
+from tests.browser.test_accessibility import serious
 from tests.browser.turns import Watch
 
 if TYPE_CHECKING:
@@ -98,6 +99,7 @@ def _takes_bea(page: Page, words: dict[str, str]) -> str:
     language = page.evaluate("document.documentElement.lang")
     page.screenshot(path=str(ARTIFACTS / f"playnow-countdown-{language}-360x740.png"))
     expect(play).to_be_enabled(timeout=LIVE_MS)
+    assert serious(page) == []  # axe: the tile with the offer
     play.click()
     page.wait_for_url(TABLE)
     expect(page.locator("#playnow-notice")).to_contain_text(words["still"], timeout=LIVE_MS)
@@ -140,6 +142,7 @@ def test_a_second_player_is_paired_and_the_first_switches_from_bea(
     expect(notice).to_contain_text(words["found"], timeout=LIVE_MS)
     assert _loads(alice_watch) == [base + "/lobby/", bea_table]
     alice_page.screenshot(path=str(ARTIFACTS / f"playnow-found-{language}-360x740.png"))
+    assert serious(alice_page) == []  # axe: Bea's table with the notice
 
     # bob is told why alice is not here yet, and how long he waits at most.
     bob_notice = bob_page.locator("#playnow-notice")
