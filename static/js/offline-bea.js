@@ -62,6 +62,10 @@ async function loadEngine() {
     pyodide.FS.writeFile(path, source);
   }
   pyodide.runPython(`import sys; sys.path.insert(0, "${ROOT}")`);
+  // The site's translations of the AI's words, before anything reads them (games.labels
+  // names the suits when it is imported).
+  const catalog = (code.catalogs || {})[document.documentElement.lang] || {};
+  pyodide.pyimport("django.utils.translation").use_catalog(pyodide.toPy(catalog));
   const driver = pyodide.pyimport("games.offline.driver");
   engine = { driver, version: code.version };
   // For the tests (tests/browser/test_offline_bea.py): a whole match of Bea against Bea.

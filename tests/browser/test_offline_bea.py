@@ -142,3 +142,21 @@ def test_the_browsers_engine_and_the_servers_agree_on_seeded_matches(
             server_side = self_play("standard", 100, level, seed)
             assert browser_side == server_side, (seed, level)
             assert browser_side["phase"] == "match_over"
+
+
+@pytest.mark.timeout(300)
+def test_the_hint_offline_reads_like_the_hint_online_in_german(
+    context: BrowserContext, base: str
+) -> None:
+    page = _controlled(context, base)
+    page.goto(base + "/offline/bea/de/")
+    page.locator("select[name=target]").select_option("50")
+    page.get_by_role("button", name="Offline gegen Bea spielen").click()
+    expect(page.locator("#offline-table")).to_be_visible(timeout=ENGINE_MS)
+    expect(page.locator("#offline-status")).to_contain_text("Du bist dran")
+    page.get_by_role("button", name="Tipp").click()
+    hint = page.locator("#offline-hint-text")
+    expect(hint).not_to_be_empty()
+    # Bea's reasons come from the site's German catalog: no English word of them is left.
+    text = hint.inner_text()
+    assert not re.search(r"\b(take|pass|keeps|does not fit|your hand)\b", text), text

@@ -69,3 +69,14 @@ def test_the_page_is_in_the_readers_language_and_holds_nothing_of_them(
     assert client.get("/offline/bea/xx/").status_code == 404
     code = client.get("/offline/bea/code.json").json()
     assert code == bundle()
+
+
+def test_the_hint_speaks_the_readers_language_through_the_stand_in() -> None:
+    """The stand-in of Django's translation answers from the catalog the page hands it."""
+    catalogs = bundle()["catalogs"]
+    assert set(catalogs) == {"de"}
+    namespace: dict[str, object] = {}
+    exec(STAND_INS["django/utils/translation.py"], namespace)
+    namespace["use_catalog"](catalogs["de"])  # type: ignore[operator]
+    assert namespace["pgettext"]("suit", "hearts") == "Herz"  # type: ignore[operator]
+    assert namespace["gettext"]("not in the catalog") == "not in the catalog"  # type: ignore[operator]
