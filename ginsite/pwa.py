@@ -36,6 +36,7 @@ from django.views.decorators.http import require_safe
 from games.engine import PRESETS
 from games.howto import NUMBERS, PRESET_ORDER, STOCK_LEFT_AT_DRAW
 from games.labels import PRESET_NAMES
+from games.offline import views as offline_bea
 
 # The felt of the table (static/css/table.css) and the page background (site.css).
 THEME_COLOUR = "#1f5e43"
@@ -191,7 +192,13 @@ def _own_static_names() -> list[str]:
     names under STATIC_URL."""
     ignore = apps.get_app_config("staticfiles").ignore_patterns  # type: ignore[attr-defined]
     names = {path.replace(os.sep, "/") for path, _storage in FileSystemFinder().list(ignore)}
-    return sorted(name for name in names if name.endswith(PRECACHED_SUFFIXES))
+    # Pyodide (Bea offline) is kept only once a player chooses offline play, in a cache of its
+    # own (``offline_bea_config``): never with every visitor's install.
+    return sorted(
+        name
+        for name in names
+        if name.endswith(PRECACHED_SUFFIXES) and not name.startswith("vendor/pyodide/")
+    )
 
 
 def precache_urls() -> list[str]:
@@ -213,17 +220,33 @@ def offline_urls() -> dict[str, str]:
     return {code: reverse("pwa-offline", args=[code]) for code, _name in settings.LANGUAGES}
 
 
+def offline_bea_config() -> dict[str, Any]:
+    """Bea offline (docs/offline.md): her pages, kept with the offline pages; and the files she
+    runs on, Pyodide's and the engine's code, kept in a cache of their own once a player first
+    chooses offline play, and nothing else ever in it (its bound: about 13.5 MB)."""
+    version = offline_bea.pyodide_version() or "none"
+    return {
+        "cache": f"gin-offline-bea-{version}",
+        "files": offline_bea.pyodide_urls(),
+        "code": reverse("offline_bea:code"),
+        "pages": offline_bea.page_urls(),
+    }
+
+
 def worker_config() -> dict[str, Any]:
     """What the worker script is given: its assets, its offline pages and its version."""
     assets = precache_urls()
     pages = offline_urls()
-    digest = hashlib.sha256(json.dumps(assets).encode())
+    bea = offline_bea_config()
+    digest = hashlib.sha256(json.dumps([assets, bea]).encode())
     for code in pages:
         digest.update(offline_page(code).encode())
+        digest.update(offline_bea.offline_bea_page(code).encode())
     return {
         "version": digest.hexdigest()[:16],
         "assets": assets,
         "offline": pages,
+        "offlineBea": bea,
         "defaultLanguage": settings.LANGUAGE_CODE,
         # A notification's picture (Web Push, the worker's "push" handler).
         "icon": staticfiles_storage.url("icons/icon-192.png"),

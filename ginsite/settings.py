@@ -154,6 +154,8 @@ INSTALLED_APPS = [
     "lobby",
     # Reports and moderation (docs/moderation.md): an app of its own, label "moderation".
     "lobby.moderation",
+    # Bea while you wait in the pool (docs/playnow.md): label "playnow".
+    "lobby.playnow",
 ]
 
 MIDDLEWARE = [
@@ -440,6 +442,8 @@ CHALLENGE_LIMIT_WINDOW = envint("CHALLENGE_LIMIT_WINDOW", 60)
 BEA_MATCH_LIMIT_PER_PLAYER = envint("BEA_MATCH_LIMIT_PER_PLAYER", 10)
 BEA_MATCH_LIMIT_PER_ADDRESS = envint("BEA_MATCH_LIMIT_PER_ADDRESS", 20)
 BEA_MATCH_LIMIT_WINDOW = envint("BEA_MATCH_LIMIT_WINDOW", 600)
+# "Play now" with nobody to pair: Bea is offered after this many seconds (docs/playnow.md).
+PLAYNOW_BEA_AFTER = envint("PLAYNOW_BEA_AFTER", 8)
 # Reports one player may send a day (site and API; docs/moderation.md, "Reports").
 REPORT_LIMIT_PER_DAY = envint("REPORT_LIMIT_PER_DAY", 5)
 if REPORT_LIMIT_PER_DAY < 1:

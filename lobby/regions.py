@@ -25,6 +25,7 @@ from lobby import completion, friends, presence
 from lobby.bots import bot_in
 from lobby.broadcast import REGIONS
 from lobby.models import Challenge, PoolEntry, Seek, display_name_of
+from lobby.playnow import offer as playnow_offer
 from lobby.ratings import aborts
 from lobby.ratings.models import Rating
 from lobby.ratings.reads import display_of_many, ratings_of_many
@@ -299,6 +300,8 @@ def pool_context(user: AbstractBaseUser, now: datetime) -> dict[str, Any]:
         "pool_window": pool_pairs.window(entry.joined_at, now),
         "pool_rating": round(entry.rating),
         "pool_window_max": pool_pairs.WINDOW_MAX,
+        # Bea while you wait (lobby.playnow): the countdown, then the offer.
+        "pool_bea": playnow_offer.offer_for(entry, now),
     }
 
 

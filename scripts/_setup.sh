@@ -46,6 +46,9 @@ else
     say "Dependencies up to date (pyproject.toml unchanged)"
 fi
 
+# Pyodide, for Bea offline: from the npm registry into static/vendor/pyodide/ (gitignored).
+"$ROOT/scripts/vendor_pyodide.sh" || say "Pyodide not installed: Bea offline is unavailable"
+
 compile_messages() {
     if [[ ! -d locale ]]; then
         return 0

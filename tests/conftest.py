@@ -143,3 +143,16 @@ def postgresql_only() -> None:
 def redis_only() -> None:
     """Run only with the Redis cache and channel layer (REDIS_URL)."""
     _require("REDIS_URL")
+
+
+@pytest.fixture(autouse=True)
+def _language_of_no_request() -> Iterator[None]:
+    """Each test starts in the site's default language. A test client's request leaves the
+    language LocaleMiddleware chose active in the test's thread (Django does not undo it), so
+    one test's German cookie made the refusals of the next test of the same worker German
+    (tests/site/test_pwa.py's manifest test, then tests/lobby/test_pool.py)."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

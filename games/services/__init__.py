@@ -16,7 +16,7 @@ refusals ``refusals``. Callers use the names below.
 from __future__ import annotations
 
 from .checks import CURRENT
-from .endings import abandon, claim_win, resign
+from .endings import abandon, claim_win, resign, set_aside
 from .matches import (
     TARGETS,
     SeatSpec,
@@ -60,6 +60,7 @@ __all__ = [
     "restart_local",
     "ruleset",
     "running_bea_match",
+    "set_aside",
     "start_bea_match",
     "submit",
     "submit_as",

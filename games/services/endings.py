@@ -16,7 +16,7 @@ from .checks import copy_row, lock_for
 from .refusals import IllegalMove
 
 
-def _end(match: Match, seat: int, version: Any, status: str, winner: int) -> None:
+def _end(match: Match, seat: int, version: Any, status: str, winner: int | None) -> None:
     """End a running match some other way than by play (resigned, abandoned, won on time)."""
     with transaction.atomic():
         locked = lock_for(match, version)
@@ -43,6 +43,14 @@ def resign(match: Match, seat: int, version: Any) -> None:
 def abandon(match: Match, seat: int, version: Any) -> None:
     """``seat`` leaves the match for a new one; it counts as lost, like a resignation."""
     _end(match, seat, version, Match.Status.ABANDONED, 1 - seat)
+
+
+def set_aside(match: Match, seat: int, version: Any) -> None:
+    """``seat`` leaves a match against Bea for a person the pool found them (``lobby.playnow``):
+    it ends counting for nobody, like a restarted match, and no one wins it."""
+    if match.kind != Match.Kind.BEA:
+        raise IllegalMove(_("Only a match against Bea can be set aside for a person."))
+    _end(match, seat, version, Match.Status.RESTARTED, None)
 
 
 def claim_win(match: Match, seat: int, version: Any) -> None:

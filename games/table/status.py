@@ -108,6 +108,11 @@ def closed_status(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, str] |
                 else _("%(winner)s claimed the win while the player to move was away.")
             ) % {"winner": view_winner_name(ctx)}
         return {"headline": _("This match was won on time."), "detail": detail}
+    if status == Match.Status.RESTARTED and ctx["match"].kind == Match.Kind.BEA:
+        return {
+            "headline": _("This match was set aside."),
+            "detail": _("You left it for a person the pool found you; it counts for nobody."),
+        }
     if status == Match.Status.RESTARTED:
         return {
             "headline": _("This match was restarted."),

@@ -24,9 +24,15 @@ var LANGUAGE_KEY = "/offline/language";
 var ASSETS = new Set(CONFIG.assets);
 var OFFLINE_PAGES = new Set(Object.values(CONFIG.offline));
 var knownLanguage = null;
+// Bea offline (docs/offline.md): her pages are kept with the offline pages; Pyodide's files and
+// the engine's code only once a player first plays her, in a cache that holds those and nothing
+// else (so it is bounded by their size), named for Pyodide's version.
+var BEA = CONFIG.offlineBea;
+var BEA_FILES = new Set(BEA.files);
+var BEA_PAGES = new Set(Object.values(BEA.pages));
 
 self.addEventListener("install", function (event) {
-  var urls = CONFIG.assets.concat(Object.values(CONFIG.offline));
+  var urls = CONFIG.assets.concat(Object.values(CONFIG.offline), Object.values(BEA.pages));
   event.waitUntil(
     caches.open(STATIC_CACHE).then(function (cache) {
       // Past the HTTP cache, and without cookies: what is stored is what anyone would get.
@@ -47,7 +53,8 @@ self.addEventListener("activate", function (event) {
         return Promise.all(
           names
             .filter(function (name) {
-              return name.indexOf("gin-static-") === 0 && name !== STATIC_CACHE;
+              var old = name.indexOf("gin-static-") === 0 && name !== STATIC_CACHE;
+              return old || (name.indexOf("gin-offline-bea-") === 0 && name !== BEA.cache);
             })
             .map(function (name) {
               return caches.delete(name);
@@ -78,6 +85,14 @@ self.addEventListener("fetch", function (event) {
   }
   var url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (BEA_FILES.has(url.pathname)) {
+    event.respondWith(keptForBea(request, url.pathname));
+    return;
+  }
+  if (url.pathname === BEA.code) {
+    event.respondWith(freshForBea(request, url.pathname));
+    return;
+  }
   if (!ASSETS.has(url.pathname + url.search)) return; // the network, and nothing stored
   event.respondWith(
     caches.match(request, { cacheName: STATIC_CACHE }).then(function (stored) {
@@ -86,12 +101,49 @@ self.addEventListener("fetch", function (event) {
   );
 });
 
-// A page comes from the network, always; only when that fails does the offline page answer.
+// Pyodide's files never change under one name (the cache is named for its version): the
+// stored copy, or the network's, stored.
+function keptForBea(request, path) {
+  return caches.open(BEA.cache).then(function (cache) {
+    return cache.match(path).then(function (stored) {
+      return stored || fetch(request).then(function (response) {
+        // Stored before the page has it: what the page used is what is kept.
+        if (!response.ok) return response;
+        return cache.put(path, response.clone()).then(function () {
+          return response;
+        });
+      });
+    });
+  });
+}
+
+// The engine's code changes with a deploy: the network's when it answers, else the stored one.
+function freshForBea(request, path) {
+  return caches.open(BEA.cache).then(function (cache) {
+    return fetch(request).then(function (response) {
+      if (!response.ok) return response;
+      return cache.put(path, response.clone()).then(function () {
+        return response;
+      });
+    }, function () {
+      return cache.match(path).then(function (stored) {
+        return stored || Response.error();
+      });
+    });
+  });
+}
+
+// A page comes from the network, always; only when that fails does the offline page answer
+// (or Bea offline's own page, kept, when that is the one asked for).
 function navigate(event) {
   var answer = fetch(event.request);
+  var path = new URL(event.request.url).pathname;
   event.respondWith(
     answer.catch(function () {
-      return offlinePage();
+      if (!BEA_PAGES.has(path)) return offlinePage();
+      return caches.match(path, { cacheName: STATIC_CACHE }).then(function (stored) {
+        return stored || offlinePage();
+      });
     })
   );
   event.waitUntil(

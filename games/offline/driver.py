@@ -1,0 +1,141 @@
+"""An offline match against Bea, as the browser runs it (Pyodide) and the tests run it here: the
+state is a pure function of the match's seed, rules, Bea's level and the log of actions
+(DESIGN.md, principle 3), which is all the browser stores.
+
+Uses only ``games.engine`` and ``games.ai``: nothing of Django, nothing of the server.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from typing import Any
+
+from games import ai
+from games.engine import PRESETS, IllegalAction, apply, new_match, player_view
+
+PLAYER, BEA = 0, 1
+# Bea's moves in one call at most: a hand cannot have more (a safeguard, not a rule).
+_MOST = 400
+
+
+class Offline:
+    """One offline match: seat 0 the player, seat 1 Bea at ``level``."""
+
+    def __init__(self, preset: str, target: int, level: str, seed: int | str) -> None:
+        if level not in ai.LEVELS:
+            raise ValueError(f"unknown level {level!r}")
+        rules = dataclasses.replace(PRESETS[preset], target=int(target))
+        self.meta = {"preset": preset, "target": int(target), "level": level, "seed": seed}
+        self.state = new_match(rules, seed=seed)
+        self.log: list[list[Any]] = []
+
+    @classmethod
+    def restore(cls, saved: dict[str, Any]) -> Offline:
+        """The match a browser saved (``saved()``), replayed from its log."""
+        match = cls(saved["preset"], saved["target"], saved["level"], saved["seed"])
+        for seat, action in saved["log"]:
+            match._apply(seat, action)
+        return match
+
+    def saved(self) -> dict[str, Any]:
+        return {**self.meta, "log": self.log}
+
+    def _apply(self, seat: int, action: dict[str, Any]) -> None:
+        self.state = apply(self.state, seat, action)
+        self.log.append([seat, action])
+
+    def bea_plays(self) -> list[dict[str, Any]]:
+        """Bea's actions while it is her turn (or her "next hand"): the actions she took."""
+        taken = []
+        for _turn in range(_MOST):
+            view = player_view(self.state, BEA)
+            if view["to_act"] != BEA or not view["legal_actions"]:
+                break
+            action = ai.choose(view, self.meta["level"])
+            self._apply(BEA, action)
+            taken.append(action)
+        return taken
+
+    def play(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """The player's action (refused with ``IllegalAction``, nothing changed), then Bea's."""
+        self._apply(PLAYER, action)
+        return self.bea_plays()
+
+    def view(self) -> dict[str, Any]:
+        return player_view(self.state, PLAYER)
+
+    def hint(self) -> dict[str, Any]:
+        return ai.hint(self.view())
+
+
+def self_play(preset: str, target: int, level: str, seed: int | str) -> dict[str, Any]:
+    """Bea against Bea for a whole match from ``seed``: each hand's first deal, the scores,
+    and a digest of the log (what the browser and the server must agree on)."""
+    match = Offline(preset, target, level, seed)
+    deals = []
+    for _turn in range(20_000):
+        view = player_view(match.state, match.state.to_act or 0)
+        if view["phase"] == "match_over":
+            break
+        if view["hand_number"] > len(deals):
+            deals.append(sorted(player_view(match.state, PLAYER)["hand"]))
+        seat = match.state.to_act if match.state.to_act is not None else PLAYER
+        mine = player_view(match.state, seat)
+        if not mine["legal_actions"]:
+            seat = 1 - seat
+            mine = player_view(match.state, seat)
+        match._apply(seat, ai.choose(mine, level))
+    log = json.dumps(match.log, sort_keys=True).encode()
+    final = player_view(match.state, PLAYER)
+    return {
+        "deals": deals,
+        "scores": list(final["scores"]),
+        "phase": final["phase"],
+        "actions": len(match.log),
+        "digest": hashlib.sha256(log).hexdigest(),
+    }
+
+
+# --- What the page calls (static/js/offline-bea.js): JSON in, JSON out ---------------------------
+
+_current: Offline | None = None
+
+
+def _answer(taken: list[dict[str, Any]] | None = None) -> str:
+    assert _current is not None
+    return json.dumps({"view": _current.view(), "bea": taken or [], "saved": _current.saved()})
+
+
+def page_start(preset: str, target: int, level: str, seed: str) -> str:
+    """A new match; Bea plays at once if she opens."""
+    global _current
+    _current = Offline(preset, target, level, seed)
+    return _answer(_current.bea_plays())
+
+
+def page_restore(saved: str) -> str:
+    """The match this browser saved, as it was (and Bea's turn, if it was hers)."""
+    global _current
+    _current = Offline.restore(json.loads(saved))
+    return _answer(_current.bea_plays())
+
+
+def page_play(action: str) -> str:
+    """The player's action and Bea's answer; a refusal as ``{"refused": reason}``."""
+    assert _current is not None
+    try:
+        taken = _current.play(json.loads(action))
+    except IllegalAction as refused:
+        return json.dumps({"refused": str(refused)})
+    return _answer(taken)
+
+
+def page_hint() -> str:
+    assert _current is not None
+    return json.dumps(_current.hint())
+
+
+def page_self_play(preset: str, target: int, level: str, seed: str) -> str:
+    return json.dumps(self_play(preset, target, level, seed))
