@@ -154,6 +154,10 @@ INSTALLED_APPS = [
     "lobby",
     # Reports and moderation (docs/moderation.md): an app of its own, label "moderation".
     "lobby.moderation",
+    # Apps that sign a player in (OAuth 2.0 with PKCE): the toolkit's models and endpoints,
+    # and the room that puts them to use (lobby/oauth: consent page, Settings, register_app).
+    "oauth2_provider",
+    "lobby.oauth",
 ]
 
 MIDDLEWARE = [
@@ -407,6 +411,26 @@ AXES_VERBOSE = False
 AXES_CLIENT_STR_CALLABLE = "ginsite.logins.client_str"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+
+# Apps signing players in (lobby/oauth, docs/api.md "For app developers"): authorization code
+# with PKCE only (public clients, no secret), the scopes lobby.oauth.scopes describes, tokens
+# the API tells apart by their prefix. An access token lasts an hour; the refresh token, rotated
+# at each use, until the player revokes the app. A refresh token used twice ends the whole
+# family (it leaked). A loopback redirect (http://127.0.0.1/...) may name any port (RFC 8252).
+OAUTH2_PROVIDER = {
+    "SCOPES": {"read": "read", "play": "play", "lobby": "lobby"},
+    "DEFAULT_SCOPES": ["read"],
+    "PKCE_REQUIRED": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": envint("OAUTH_ACCESS_TOKEN_SECONDS", 3600),
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "ACCESS_TOKEN_GENERATOR": "lobby.oauth.access.access_token",
+    "REFRESH_TOKEN_GENERATOR": "lobby.oauth.access.refresh_token",
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
+    # Each time: the player sees what an app asks for before it gets a token.
+    "REQUEST_APPROVAL_PROMPT": "force",
+}
 
 # Mail: EMAIL_URL (ginsite.email_url) says where it goes; ./scripts/run prints it (console://),
 # the tests keep it in memory (locmem://). A public site sets an SMTP URL.

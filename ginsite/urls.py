@@ -40,6 +40,8 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("", include("lobby.urls")),
     path("", include("lobby.moderation.urls")),
+    # Apps signing players in: the consent page and the token endpoints (lobby/oauth).
+    path("", include("lobby.oauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", api.urls),
     path("api/docs", partial(openapi_view, api=api), name="api-docs"),

@@ -1,4 +1,5 @@
-"""How API clients sign in: a personal token (``lobby.tokens``) or the browser's session.
+"""How API clients sign in: a personal token (``lobby.tokens``), an app's access token
+(``lobby.oauth``, within its scopes) or the browser's session.
 
 The lobby owns accounts and their tokens; ``ginsite.api`` mounts these on the whole API.
 """
@@ -14,6 +15,7 @@ from ninja.utils import check_csrf
 
 from ginsite.apikit import ApiError, check_rate
 from lobby import tokens
+from lobby.oauth import scopes
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
 
@@ -39,6 +41,17 @@ class TokenAuth(HttpBearer):
             )
         # Per player, not per token: all their tokens and their session share one limit.
         check_rate(found.user_id)
+        granted = tokens.scopes_of(found)
+        if granted is not None:
+            needed = scopes.required(request.method or "GET", request.path)
+            if needed not in granted:
+                raise ApiError(
+                    403,
+                    "insufficient_scope",
+                    f'This app was not granted the "{needed}" scope, which this request needs. '
+                    "Ask the player to sign in again with it.",
+                    **{"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{needed}"'},
+                )
         return found.user
 
 
