@@ -17,10 +17,11 @@ from django.test import Client
 REDIRECT = "http://127.0.0.1/callback"
 
 
-def register(name: str = "Pocket Gin", redirect: str = REDIRECT) -> str:
+def register(name: str = "Pocket Gin", redirect: str = REDIRECT, client_id: str = "") -> str:
     """The client id of a newly registered app, as the command prints it."""
     out = StringIO()
-    call_command("register_app", name, "--redirect-uri", redirect, stdout=out)
+    fixed = ["--client-id", client_id] if client_id else []
+    call_command("register_app", name, "--redirect-uri", redirect, *fixed, stdout=out)
     return out.getvalue().strip()
 
 

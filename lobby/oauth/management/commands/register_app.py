@@ -30,8 +30,19 @@ class Command(BaseCommand):
             help="Where the player's browser returns with the code (repeat for several). "
             "http://127.0.0.1/callback accepts any port (RFC 8252 loopback).",
         )
+        parser.add_argument(
+            "--client-id",
+            help='A fixed client id (the terminal client is "ginclient"); default: a random one.',
+        )
 
-    def handle(self, *args: Any, name: str, redirect_uris: list[str], **options: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        name: str,
+        redirect_uris: list[str],
+        client_id: str | None = None,
+        **options: Any,
+    ) -> None:
         name = name.strip()
         if not name:
             raise CommandError("Give the app a name.")
@@ -45,6 +56,10 @@ class Command(BaseCommand):
             skip_authorization=False,
             algorithm="",
         )
+        if client_id:
+            if Application.objects.filter(client_id=client_id).exists():
+                raise CommandError(f"The client id {client_id!r} is taken.")
+            app.client_id = client_id
         try:
             app.full_clean(exclude=["client_secret", "user"])
         except ValidationError as wrong:
