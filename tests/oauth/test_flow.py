@@ -163,3 +163,12 @@ def test_it_asks_in_german_in_a_german_browser(alice_browser, app_id):
     assert "an deinen Tischen spielen" in page and "Zulassen" in page
     # Only what was asked for.
     assert "in der Lobby für dich handeln" not in page
+
+
+def test_it_ends_the_sign_in_when_a_refresh_token_is_used_twice(alice_browser, app_id):
+    first = grant(alice_browser, app_id, "read")
+    second = _refresh(first["refresh_token"], app_id).json()
+    # The old refresh token again: taken as stolen, every token of this sign-in ends.
+    assert _refresh(first["refresh_token"], app_id).status_code == 400
+    assert Api(second["access_token"]).get("/me").status_code == 401
+    assert _refresh(second["refresh_token"], app_id).status_code == 400
