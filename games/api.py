@@ -16,7 +16,17 @@ from typing import Annotated, Any, Literal
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
-from games import access, correspondence, history, lookups, presence, replays, services, starts
+from games import (
+    access,
+    correspondence,
+    extras,
+    history,
+    lookups,
+    presence,
+    replays,
+    services,
+    starts,
+)
 from games.engine import legal_actions
 from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
@@ -112,6 +122,23 @@ class SeatOut(Schema):
     bea_level: str | None
 
 
+class MatchRating(Schema):
+    rated: bool = Field(description="Played for rating: agreed so when the match was made.")
+    outcome: Literal["casual", "pending", "rated", "aborted", "restarted"] = Field(
+        description='What the match counts for: "casual" (not for rating, or made casual by '
+        'the daily cap: see `reason`), "pending" (rated, still in play), "rated" (the ratings '
+        'changed: each player got a `rating` event), "aborted" (ended too early to count), '
+        '"restarted" (replaced by a restart, which is rated instead).'
+    )
+    reason: Literal["not_rated", "daily_cap", "ended_early", "restarted"] | None = Field(
+        description='Why it is not rated: "not_rated" (casual from the start), "daily_cap" '
+        "(the two players' fourth rated result against each other within 24 hours), "
+        '"ended_early" (resigned, abandoned or won on time before the first hand was over or '
+        'before both players made two moves at the cards), "restarted"; null when rated.'
+    )
+    message: str | None = Field(description="The reason in words, in your language.")
+
+
 class MatchSummary(Schema):
     id: str
     kind: Literal["bea", "lobby", "private", "local"]
@@ -130,6 +157,9 @@ class MatchSummary(Schema):
     updated_at: datetime
     finished_at: datetime | None
     previous: str | None
+    rating: MatchRating | None = Field(
+        None, description="What the match counts for in the ratings (null: the site has none)."
+    )
 
 
 class MatchDetail(MatchSummary):
@@ -274,6 +304,8 @@ def _summary(match: Match, seat: int | None) -> dict[str, Any]:
         "updated_at": match.updated_at,
         "finished_at": match.finished_at,
         "previous": match.previous.public_id if match.previous_id and match.previous else None,
+        "rating": None,
+        **extras.fields_for(match),
     }
 
 
