@@ -219,11 +219,17 @@ class TurnRow(Schema):
     days_per_move: Literal[1, 3, 7]
     scores: list[int]
     deadline: datetime | None = Field(
-        description="Until when you may move; after it your opponent may claim the win."
+        description="Until when you may move; after it your opponent may claim the win. "
+        "Waiting for your seed: when the hand is dealt without it."
     )
     seconds_left: int | None = Field(description="Until the deadline, as of this answer.")
     time_left: str = Field(description='The time left in words ("2 days 5 hours left").')
     version: int = Field(description="The match's version, to move on.")
+    waiting_for: Literal["move", "seed"] = Field(
+        description='"move": it is your move (until `deadline`). "seed": the hand waits for '
+        "your seed for its deal (the action `seed`, docs/fairness.md), and is dealt without it "
+        "at `deadline`, seconds from now."
+    )
 
 
 class HistoryPage(Schema):
@@ -372,8 +378,9 @@ def my_match_history(request: HttpRequest, query: Query[HistoryQuery]) -> dict[s
 
 @router.get("/me/your-turn", response={200: list[TurnRow], ERRORS: Error}, tags=["matches"])
 def your_turn(request: HttpRequest) -> list[dict[str, Any]]:
-    """Your correspondence matches where it is your move, least time left first (in your
-    language: `Accept-Language` or your profile's). Between hands nobody is on the move."""
+    """Your correspondence matches where it is your move, or where the hand waits for your
+    seed for the deal (`waiting_for`), least time left first (in your language:
+    `Accept-Language` or your profile's). Between hands nobody is on the move."""
     return [turn.as_json() for turn in correspondence.your_turn(user_of(request))]
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -24,6 +25,7 @@ from django.utils.translation import ngettext
 from ginsite import numbers
 from ginsite.refusals import Refused
 
+from .engine import legal_actions
 from .labels import PRESET_NAMES
 from .models import Match, Seat, seats_with_players
 from .state_cache import load_state
@@ -109,6 +111,9 @@ class Turn:
     days_per_move: int
     deadline: datetime | None
     left: str
+    # "move", or "seed": the hand waits for the reader's seed for its deal (docs/fairness.md),
+    # and is dealt without it at ``deadline``.
+    waiting_for: str = "move"
 
     def as_json(self) -> dict[str, Any]:
         seconds = None
@@ -127,18 +132,20 @@ class Turn:
             "seconds_left": seconds,
             "time_left": self.left,
             "version": self.match.version,
+            "waiting_for": self.waiting_for,
         }
 
 
 def your_turn(user: AbstractBaseUser, now: datetime | None = None, limit: int = 100) -> list[Turn]:
-    """``user``'s running correspondence matches where it is their move, least time left
-    first. (Between hands nobody is on the move: either player deals the next one.)"""
+    """``user``'s running correspondence matches where it is their move, or where the hand
+    waits for their seed for the deal (``waiting_for``), least time left first. (Between hands
+    nobody is on the move: either player deals the next one.)"""
     now = now or timezone.now()
     matches = (
         Match.objects.filter(
+            Q(turn_began_at__isnull=False) | Q(deal_due__isnull=False),
             status=Match.Status.ACTIVE,
             days_per_move__isnull=False,
-            turn_began_at__isnull=False,
             seats__user=user,
             seats__kind=Seat.Kind.PLAYER,
         )
@@ -149,10 +156,16 @@ def your_turn(user: AbstractBaseUser, now: datetime | None = None, limit: int = 
     for match in matches[:500]:
         seats = {s.number: s for s in match.seats.all()}
         seat = next(n for n, s in seats.items() if s.user_id == user.pk)
-        if load_state(match).to_act != seat:
+        state = load_state(match)
+        if {"type": "seed"} in legal_actions(state, seat):
+            waiting, due = "seed", match.deal_due
+            left = _("Send your seed for the deal")
+        elif state.to_act == seat:
+            waiting, due = "move", deadline(match)
+            left = time_left_words(due - now) if due is not None else ""
+        else:
             continue
         other = seats.get(1 - seat)
-        due = deadline(match)
         turns.append(
             Turn(
                 match=match,
@@ -163,7 +176,8 @@ def your_turn(user: AbstractBaseUser, now: datetime | None = None, limit: int = 
                 target=match.rules["target"],
                 days_per_move=match.days_per_move or 0,
                 deadline=due,
-                left=time_left_words(due - now) if due is not None else "",
+                left=left,
+                waiting_for=waiting,
             )
         )
     turns.sort(key=lambda t: (t.deadline is None, t.deadline or now, t.match.pk))
