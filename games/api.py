@@ -46,6 +46,7 @@ from ginsite.apikit import (
 from ginsite.numbers import PathInt
 from ginsite.refusals import Refused
 
+from . import api_view_schema as view_schema
 from .api_replays import ReplayOut
 
 router = Router()
@@ -149,7 +150,7 @@ class MatchSummary(Schema):
     scores: list[int]
     your_turn: bool
     winner_seat: int | None
-    rules: dict[str, Any]
+    rules: dict[str, Any] = Field(json_schema_extra=view_schema.replacing(view_schema.RULES))
     days_per_move: int | None = Field(
         description="A correspondence match: days per move (see `GET /me/your-turn`); null: live."
     )
@@ -164,10 +165,12 @@ class MatchSummary(Schema):
 
 class MatchDetail(MatchSummary):
     view: dict[str, Any] = Field(
-        description="Your seat's player_view (see docs/api.md), or the spectator view."
+        description="Your seat's player_view (see docs/api.md), or the spectator view.",
+        json_schema_extra=view_schema.replacing(view_schema.VIEW),
     )
     live: dict[str, Any] | None = Field(
-        description="Between two people: presence, the open offer, the next match."
+        description="Between two people: presence, the open offer, the next match.",
+        json_schema_extra=view_schema.replacing(view_schema.LIVE),
     )
 
 

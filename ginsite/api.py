@@ -19,6 +19,7 @@ from games.api_messages import router as messages_router
 from ginsite.apikit import (
     CODES_BY_STATUS,
     ApiError,
+    ApiRenderer,
     Refusal,
     error_response,
     malformed,
@@ -46,6 +47,8 @@ api = NinjaAPI(
     auth=[TokenAuth(), SessionAuth()],
     urls_namespace="api-v1",
     docs_url=None,
+    # One form for every time in every answer (``apikit.api_time``).
+    renderer=ApiRenderer(),
 )
 
 
