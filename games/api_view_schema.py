@@ -20,7 +20,7 @@ SEAT: dict[str, Any] = {"type": "integer", "enum": [0, 1]}
 PAIR: dict[str, Any] = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 
 
-def _obj(properties: dict[str, Any], description: str = "", optional: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+def obj(properties: dict[str, Any], description: str = "", optional: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
     node: dict[str, Any] = {
         "type": "object",
         "properties": properties,
@@ -32,11 +32,11 @@ def _obj(properties: dict[str, Any], description: str = "", optional: tuple[str,
     return node
 
 
-def _null(node: dict[str, Any]) -> dict[str, Any]:
+def nullable(node: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": [node, {"type": "null"}]}
 
 
-ACTION = _obj(
+ACTION = obj(
     {
         "type": {
             "type": "string",
@@ -60,7 +60,7 @@ ACTION = _obj(
     optional=("from", "card", "seed"),
 )
 
-MOVE = _obj(
+MOVE = obj(
     {
         "seat": SEAT,
         "type": {"type": "string"},
@@ -71,7 +71,7 @@ MOVE = _obj(
     optional=("source", "card"),
 )
 
-ARRANGEMENT = _obj(
+ARRANGEMENT = obj(
     {
         "melds": {"type": "array", "items": CARDS, "description": "Sets and runs."},
         "deadwood_cards": CARDS,
@@ -83,16 +83,16 @@ ARRANGEMENT = _obj(
     "Your hand at its best arrangement (least deadwood).",
 )
 
-LAYOFF = _obj(
+LAYOFF = obj(
     {"card": CARD, "meld": {"type": "integer", "description": "Index in the knocker's melds."}}
 )
 
-HAND_RESULT = _obj(
+HAND_RESULT = obj(
     {
         "hand_number": {"type": "integer"},
         "kind": {"type": "string", "enum": ["knock", "gin", "big_gin", "undercut", "draw"]},
-        "knocker": _null(SEAT),
-        "winner": _null(SEAT),
+        "knocker": nullable(SEAT),
+        "winner": nullable(SEAT),
         "points": {"type": "integer"},
         "hands": {"type": "array", "items": CARDS, "description": "Both hands, face up."},
         "melds": {"type": "array", "items": {"type": "array", "items": CARDS}},
@@ -104,19 +104,19 @@ HAND_RESULT = _obj(
     optional=("hands", "melds", "deadwood_cards", "layoffs"),
 )
 
-HISTORY_ROW = _obj(
+HISTORY_ROW = obj(
     {
         "hand_number": {"type": "integer"},
         "kind": {"type": "string"},
-        "knocker": _null(SEAT),
-        "winner": _null(SEAT),
+        "knocker": nullable(SEAT),
+        "winner": nullable(SEAT),
         "points": {"type": "integer"},
         "deadwood": PAIR,
     },
     "A finished hand of this match (its replay: `GET /matches/{id}/hands/{n}/replay`).",
 )
 
-SETTLEMENT = _obj(
+SETTLEMENT = obj(
     {
         "winner": SEAT,
         "loser": SEAT,
@@ -133,7 +133,7 @@ SETTLEMENT = _obj(
     "The match's final account, once it is over.",
 )
 
-SHUFFLE = _obj(
+SHUFFLE = obj(
     {
         "scheme": {"type": "string"},
         "hand_number": {"type": "integer"},
@@ -155,7 +155,7 @@ SHUFFLE = _obj(
     optional=("seeders", "awaiting", "deal_by"),
 )
 
-RULES = _obj(
+RULES = obj(
     {
         "name": {"type": "string", "enum": ["standard", "classic", "simple"]},
         "target": {"type": "integer"},
@@ -173,7 +173,7 @@ RULES = _obj(
     "The match's rules (RULES.md): its preset and what it sets.",
 )
 
-OFFER = _obj(
+OFFER = obj(
     {
         "id": {"type": "integer"},
         "kind": {"type": "string", "enum": ["rematch", "restart"]},
@@ -184,17 +184,17 @@ OFFER = _obj(
     optional=("status", "until"),
 )
 
-LIVE = _null(
-    _obj(
+LIVE = nullable(
+    obj(
         {
             "connected": {"type": "array", "items": {"type": "boolean"}},
-            "move_deadline": _null({"type": "string", "format": "date-time"}),
-            "days_per_move": _null({"type": "integer"}),
-            "next": _null(
+            "move_deadline": nullable({"type": "string", "format": "date-time"}),
+            "days_per_move": nullable({"type": "integer"}),
+            "next": nullable(
                 {"type": "string", "description": "The match an accepted offer started."}
             ),
-            "offer": _null(OFFER),
-            "answered": _null(OFFER),
+            "offer": nullable(OFFER),
+            "answered": nullable(OFFER),
             "claimable": {"type": "boolean", "description": "You may claim the win now."},
             "claim_reason": {"type": "string", "enum": ["clock", "away"]},
             "active": {"type": "boolean", "description": "The match is still being played."},
@@ -211,7 +211,7 @@ _COMMON: dict[str, Any] = {
         "type": "string",
         "enum": ["shuffling", "upcard_offer", "draw", "discard", "hand_over", "match_over"],
     },
-    "to_act": _null(SEAT),
+    "to_act": nullable(SEAT),
     "hand": CARDS,
     "discard_pile": {**CARDS, "description": "Bottom first: the last card is the top."},
     "stock_count": {"type": "integer"},
@@ -225,12 +225,12 @@ _COMMON: dict[str, Any] = {
         "description": "How many players passed the upcard this hand (0-2).",
     },
     "moves": {"type": "array", "items": MOVE},
-    "last_hand": _null(HAND_RESULT),
+    "last_hand": nullable(HAND_RESULT),
     "history": {"type": "array", "items": HISTORY_ROW},
-    "settlement": _null(SETTLEMENT),
+    "settlement": nullable(SETTLEMENT),
     "version": {"type": "integer"},
     "rules": RULES,
-    "shuffle": _null(SHUFFLE),
+    "shuffle": nullable(SHUFFLE),
     # In a match's answer `live` stands beside the view; a `match` event's view carries it.
     "live": LIVE,
     "match_status": {"type": "string"},
@@ -240,7 +240,7 @@ _COMMON: dict[str, Any] = {
     },
 }
 
-PLAYER_VIEW = _obj(
+PLAYER_VIEW = obj(
     {
         "seat": SEAT,
         **_COMMON,
@@ -251,10 +251,10 @@ PLAYER_VIEW = _obj(
             "type": "boolean",
             "description": "Both passed the upcard: this draw is from the stock only.",
         },
-        "cannot_discard": _null(
+        "cannot_discard": nullable(
             {**CARD, "description": "The card you just took from the pile (not to be discarded)."}
         ),
-        "deadwood_after_discard": _null(
+        "deadwood_after_discard": nullable(
             {
                 "type": "object",
                 "additionalProperties": {"type": "integer"},
@@ -266,7 +266,7 @@ PLAYER_VIEW = _obj(
     optional=("live",),
 )
 
-SPECTATOR_VIEW = _obj(
+SPECTATOR_VIEW = obj(
     {
         "seat": {"type": "null"},
         **_COMMON,
