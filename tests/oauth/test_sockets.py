@@ -61,3 +61,31 @@ async def test_it_refuses_a_move_without_play(alice, bob):
         assert frame["status"] == 403 and frame["body"]["code"] == "insufficient_scope"
     finally:
         await comm.disconnect()
+
+
+async def test_a_refresh_closes_the_socket_of_the_token_it_replaces(alice):
+    from django.test import Client
+
+    from tests.oauth.conftest import grant
+
+    client_id = await sync_to_async(register)()
+
+    def sign_in() -> dict:  # type: ignore[type-arg]
+        browser = Client()
+        browser.force_login(alice)
+        return grant(browser, client_id, "read")
+
+    tokens = await sync_to_async(sign_in)()
+    comm = await _open(tokens["access_token"])
+    try:
+        assert (await comm.receive_json_from())["type"] == "hello"
+        form = {
+            "grant_type": "refresh_token",
+            "refresh_token": tokens["refresh_token"],
+            "client_id": client_id,
+        }
+        renewed = await sync_to_async(Client().post)("/oauth/token/", form)
+        assert renewed.status_code == 200
+        assert await closed_code(comm) == 4401
+    finally:
+        await comm.disconnect()
