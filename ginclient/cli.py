@@ -352,11 +352,18 @@ def _matches(client: Client, args: argparse.Namespace, out: Out) -> int:
 
 
 def _turns(client: Client, args: argparse.Namespace, out: Out) -> int:
-    """Correspondence matches waiting for your move, least time left first."""
+    """Correspondence matches waiting for your move, least time left first. A hand that waits
+    for your seed for its deal gets a random one of yours at once (docs/fairness.md)."""
     found = client.get("/me/your-turn")
     for t in found:
         rules = f"{t['rules']} to {t['target']}, {t['days_per_move']} days per move"
-        out(f"{t['id']}  vs {t['opponent']:16} {rules}: {t['time_left']}")
+        said = t["time_left"]
+        if t.get("waiting_for") == "seed":
+            view = client.get(f"/matches/{t['id']}")["view"]
+            if only_seed(view["legal_actions"]):
+                client.post(f"/matches/{t['id']}/actions", move_body(view, {"type": "seed"}))
+                said = "sent your seed for the deal"
+        out(f"{t['id']}  vs {t['opponent']:16} {rules}: {said}")
     if not found:
         out("No correspondence match is waiting for your move.")
     return 0

@@ -120,6 +120,10 @@ def test_a_correspondence_challenge_and_the_turns_it_makes(server: str, alice, b
         main([*alices, "challenge", "bob", "--days", "2"], out=lines.append)
     assert main([*bobs, "accept"], out=lines.append) == 0
     match_id = lines[-1].split()[1]
+    # The first hand waits for the seeds: turns sends bob's at once.
+    assert main([*bobs, "turns"], out=lines.append) == 0
+    assert lines[-1].startswith(f"{match_id}  vs alice")
+    assert lines[-1].endswith("sent your seed for the deal")
     assert main([*bobs, "turns"], out=lines.append) == 0
     assert lines[-1] == "No correspondence match is waiting for your move."
     deal(Match.objects.get(public_id=match_id))
