@@ -24,6 +24,14 @@ class TokenAuth(HttpBearer):
     """``Authorization: Bearer <token>``. A header with a token that is not (or no longer)
     valid is refused outright rather than falling back to the session."""
 
+    # In the published schema's security scheme: which tokens, and where an app gets one.
+    openapi_description = (
+        "A personal token (gin_..., made in Settings) or an app's OAuth 2.0 access token "
+        "(gina_...): authorization code with PKCE (S256) at /oauth/authorize/, exchanged and "
+        "refreshed at /oauth/token/, scopes read, play and lobby (docs/api.md, For app "
+        "developers). A request beyond the token's scopes: 403 insufficient_scope."
+    )
+
     def __call__(self, request: HttpRequest) -> Any:
         header = request.headers.get("Authorization")
         if header is None:

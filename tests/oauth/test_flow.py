@@ -172,3 +172,9 @@ def test_it_ends_the_sign_in_when_a_refresh_token_is_used_twice(alice_browser, a
     assert _refresh(first["refresh_token"], app_id).status_code == 400
     assert Api(second["access_token"]).get("/me").status_code == 401
     assert _refresh(second["refresh_token"], app_id).status_code == 400
+
+
+def test_the_schema_tells_apps_where_tokens_come_from(alice_browser):
+    schema = alice_browser.get("/api/v1/openapi.json").json()
+    bearer = schema["components"]["securitySchemes"]["TokenAuth"]
+    assert bearer["scheme"] == "bearer" and "/oauth/authorize/" in bearer["description"]
