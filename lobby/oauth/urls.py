@@ -1,4 +1,5 @@
-"""/oauth/: the consent page (ours) and the toolkit's token and revocation endpoints."""
+"""/oauth/: the consent page (ours), the toolkit's token and revocation endpoints, and the
+server's metadata (RFC 8414)."""
 
 from __future__ import annotations
 
@@ -14,4 +15,10 @@ urlpatterns = [
     path("oauth/token/", toolkit.TokenView.as_view(), name="token"),
     path("oauth/revoke/", toolkit.RevokeTokenView.as_view(), name="revoke-token"),
     path("settings/apps/<int:pk>/revoke", views.revoke, name="revoke_app"),
+    # RFC 8414: where an app's library finds the endpoints, scopes and PKCE methods by itself.
+    path(
+        ".well-known/oauth-authorization-server",
+        toolkit.OAuthServerMetadataView.as_view(),
+        name="oauth-server-metadata",
+    ),
 ]

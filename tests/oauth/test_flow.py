@@ -178,3 +178,14 @@ def test_the_schema_tells_apps_where_tokens_come_from(alice_browser):
     schema = alice_browser.get("/api/v1/openapi.json").json()
     bearer = schema["components"]["securitySchemes"]["TokenAuth"]
     assert bearer["scheme"] == "bearer" and "/oauth/authorize/" in bearer["description"]
+
+
+def test_it_publishes_where_its_endpoints_are(db):
+    meta = Client().get("/.well-known/oauth-authorization-server").json()
+    assert meta["authorization_endpoint"].endswith("/oauth/authorize/")
+    assert meta["token_endpoint"].endswith("/oauth/token/")
+    assert meta["revocation_endpoint"].endswith("/oauth/revoke/")
+    assert meta["code_challenge_methods_supported"] == ["S256"]
+    assert {"read", "play", "lobby"} <= set(meta["scopes_supported"])
+    assert "implicit" not in meta["grant_types_supported"]
+    assert "password" not in meta["grant_types_supported"]
