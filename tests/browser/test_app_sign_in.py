@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Route, expect
 
+from tests.browser.test_accessibility import serious
 from tests.oauth.conftest import authorize_query, pkce, register
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -73,12 +74,35 @@ def test_an_app_signs_up_a_new_player_and_plays_within_its_scopes(browser: Brows
             "read",
             "lobby",
         ]
+        assert serious(page) == []
         page.click("#oauth-allow")
         page.wait_for_url(CALLBACK + "?**")
+        held = _the_app_plays_within_its_scopes(base, client_id, verifier, returned[-1])
+        # Settings lists the app beside the personal tokens, with what it may do; Revoke ends
+        # the tokens it holds.
+        page.goto(base + "/settings/")
+        expect(page.locator("#apps")).to_contain_text("Pocket Gin")
+        assert page.locator("#apps [data-scope]").all_inner_texts() == ["read", "lobby"]
+        assert serious(page) == []
+        page.locator("#apps button", has_text="Revoke").click()
+        expect(page.locator("#apps")).to_contain_text("No app can sign in as you.")
+        status, gone = _call(base, "GET", "/api/v1/me", held["access_token"])
+        assert (status, gone["code"]) == (401, "invalid_token")
+        again = {"grant_type": "refresh_token", "refresh_token": held["refresh_token"]}
+        status, _refused = _call(
+            base, "POST", "/oauth/token/", form={**again, "client_id": client_id}
+        )
+        assert status == 400
     finally:
         context.close()
 
-    query = urllib.parse.parse_qs(urllib.parse.urlsplit(returned[-1]).query)
+
+def _the_app_plays_within_its_scopes(
+    base: str, client_id: str, verifier: str, back: str
+) -> dict[str, Any]:
+    """The app's side: the code exchanged, the API within its scopes, a refresh; the tokens
+    it holds then."""
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(back).query)
     assert query["state"] == ["s-123"]
     exchange = {
         "grant_type": "authorization_code",
@@ -108,7 +132,4 @@ def test_an_app_signs_up_a_new_player_and_plays_within_its_scopes(browser: Brows
     assert _call(base, "GET", "/api/v1/me", access)[0] == 401
     assert _call(base, "GET", "/api/v1/me", renewed["access_token"])[0] == 200
 
-    revoke = {"token": renewed["access_token"], "client_id": client_id}
-    assert _call(base, "POST", "/oauth/revoke/", form=revoke)[0] == 200
-    status, gone = _call(base, "GET", "/api/v1/me", renewed["access_token"])
-    assert (status, gone["code"]) == (401, "invalid_token")
+    return renewed  # type: ignore[no-any-return]
