@@ -20,6 +20,7 @@ from games import (
     access,
     api_asker,
     correspondence,
+    extras,
     history,
     lookups,
     presence,
@@ -46,6 +47,7 @@ from ginsite.apikit import (
 from ginsite.numbers import PathInt
 from ginsite.refusals import NotFound, Refused
 
+from . import api_view_schema as view_schema
 from .api_replays import ReplayOut
 
 router = Router()
@@ -122,6 +124,23 @@ class SeatOut(Schema):
     bea_level: str | None
 
 
+class MatchRating(Schema):
+    rated: bool = Field(description="Played for rating: agreed so when the match was made.")
+    outcome: Literal["casual", "pending", "rated", "aborted", "restarted"] = Field(
+        description='What the match counts for: "casual" (not for rating, or made casual by '
+        'the daily cap: see `reason`), "pending" (rated, still in play), "rated" (the ratings '
+        'changed: each player got a `rating` event), "aborted" (ended too early to count), '
+        '"restarted" (replaced by a restart, which is rated instead).'
+    )
+    reason: Literal["not_rated", "daily_cap", "ended_early", "restarted"] | None = Field(
+        description='Why it is not rated: "not_rated" (casual from the start), "daily_cap" '
+        "(the two players' fourth rated result against each other within 24 hours), "
+        '"ended_early" (resigned, abandoned or won on time before the first hand was over or '
+        'before both players made two moves at the cards), "restarted"; null when rated.'
+    )
+    message: str | None = Field(description="The reason in words, in your language.")
+
+
 class MatchSummary(Schema):
     id: str
     kind: Literal["bea", "lobby", "private", "local"]
@@ -132,7 +151,7 @@ class MatchSummary(Schema):
     scores: list[int]
     your_turn: bool
     winner_seat: int | None
-    rules: dict[str, Any]
+    rules: dict[str, Any] = Field(json_schema_extra=view_schema.replacing(view_schema.RULES))
     days_per_move: int | None = Field(
         description="A correspondence match: days per move (see `GET /me/your-turn`); null: live."
     )
@@ -140,14 +159,19 @@ class MatchSummary(Schema):
     updated_at: datetime
     finished_at: datetime | None
     previous: str | None
+    rating: MatchRating | None = Field(
+        None, description="What the match counts for in the ratings (null: the site has none)."
+    )
 
 
 class MatchDetail(MatchSummary):
     view: dict[str, Any] = Field(
-        description="Your seat's player_view (see docs/api.md), or the spectator view."
+        description="Your seat's player_view (see docs/api.md), or the spectator view.",
+        json_schema_extra=view_schema.replacing(view_schema.VIEW),
     )
     live: dict[str, Any] | None = Field(
-        description="Between two people: presence, the open offer, the next match."
+        description="Between two people: presence, the open offer, the next match.",
+        json_schema_extra=view_schema.replacing(view_schema.LIVE),
     )
 
 
@@ -199,11 +223,17 @@ class TurnRow(Schema):
     days_per_move: Literal[1, 3, 7]
     scores: list[int]
     deadline: datetime | None = Field(
-        description="Until when you may move; after it your opponent may claim the win."
+        description="Until when you may move; after it your opponent may claim the win. "
+        "Waiting for your seed: when the hand is dealt without it."
     )
     seconds_left: int | None = Field(description="Until the deadline, as of this answer.")
     time_left: str = Field(description='The time left in words ("2 days 5 hours left").')
     version: int = Field(description="The match's version, to move on.")
+    waiting_for: Literal["move", "seed"] = Field(
+        description='"move": it is your move (until `deadline`). "seed": the hand waits for '
+        "your seed for its deal (the action `seed`, docs/fairness.md), and is dealt without it "
+        "at `deadline`, seconds from now."
+    )
 
 
 class HistoryPage(Schema):
@@ -265,6 +295,8 @@ def _summary(match: Match, seat: int | None) -> dict[str, Any]:
         "updated_at": match.updated_at,
         "finished_at": match.finished_at,
         "previous": match.previous.public_id if match.previous_id and match.previous else None,
+        "rating": None,
+        **extras.fields_for(match),
     }
 
 
@@ -331,8 +363,9 @@ def my_match_history(request: HttpRequest, query: Query[HistoryQuery]) -> dict[s
 
 @router.get("/me/your-turn", response={200: list[TurnRow], ERRORS: Error}, tags=["matches"])
 def your_turn(request: HttpRequest) -> list[dict[str, Any]]:
-    """Your correspondence matches where it is your move, least time left first (in your
-    language: `Accept-Language` or your profile's). Between hands nobody is on the move."""
+    """Your correspondence matches where it is your move, or where the hand waits for your
+    seed for the deal (`waiting_for`), least time left first (in your language:
+    `Accept-Language` or your profile's). Between hands nobody is on the move."""
     return [turn.as_json() for turn in correspondence.your_turn(user_of(request))]
 
 

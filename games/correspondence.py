@@ -25,6 +25,7 @@ from django.utils.translation import ngettext
 from ginsite import numbers
 from ginsite.refusals import Refused
 
+from .engine import legal_actions
 from .labels import PRESET_NAMES
 from .models import Match, Seat, seats_with_players
 from .state_cache import load_state
@@ -110,6 +111,9 @@ class Turn:
     days_per_move: int
     deadline: datetime | None
     left: str
+    # "move", or "seed": the hand waits for the reader's seed for its deal (docs/fairness.md),
+    # and is dealt without it at ``deadline``.
+    waiting_for: str = "move"
 
     def as_json(self) -> dict[str, Any]:
         seconds = None
@@ -128,15 +132,18 @@ class Turn:
             "seconds_left": seconds,
             "time_left": self.left,
             "version": self.match.version,
+            "waiting_for": self.waiting_for,
         }
 
 
 def your_turn(user: AbstractBaseUser, now: datetime | None = None, limit: int = 100) -> list[Turn]:
-    """``user``'s running correspondence matches where it is their move, least time left
-    first. (Between hands nobody is on the move: either player deals the next one.)"""
+    """``user``'s running correspondence matches where it is their move, or where the hand
+    waits for their seed for the deal (``waiting_for``), least time left first. (Between hands
+    nobody is on the move: either player deals the next one.)"""
     now = now or timezone.now()
     matches = (
         Match.objects.filter(
+            Q(turn_began_at__isnull=False) | Q(deal_due__isnull=False),
             status=Match.Status.ACTIVE,
             days_per_move__isnull=False,
             seats__user=user,
@@ -152,16 +159,15 @@ def your_turn(user: AbstractBaseUser, now: datetime | None = None, limit: int = 
         seats = {s.number: s for s in match.seats.all()}
         seat = next(n for n, s in seats.items() if s.user_id == user.pk)
         state = load_state(match)
-        dealing = state.phase == "shuffling"
-        if dealing:
-            # A hand that waits for this player's seed waits for them: their table deals it
-            # (issue 41, defect 7: right after an accept the list said the opposite).
-            if seat not in state.seeders or state.seeded[seat] is not None:
-                continue
-        elif state.to_act != seat:
+        if {"type": "seed"} in legal_actions(state, seat):
+            waiting, due = "seed", match.deal_due
+            left = _("the deal waits for you")
+        elif state.to_act == seat:
+            waiting, due = "move", deadline(match)
+            left = time_left_words(due - now) if due is not None else ""
+        else:
             continue
         other = seats.get(1 - seat)
-        due = deadline(match)
         turns.append(
             Turn(
                 match=match,
@@ -172,11 +178,8 @@ def your_turn(user: AbstractBaseUser, now: datetime | None = None, limit: int = 
                 target=match.rules["target"],
                 days_per_move=match.days_per_move or 0,
                 deadline=due,
-                left=_("the deal waits for you")
-                if dealing
-                else time_left_words(due - now)
-                if due is not None
-                else "",
+                left=left,
+                waiting_for=waiting,
             )
         )
     turns.sort(key=lambda t: (t.deadline is None, t.deadline or now, t.match.pk))

@@ -2,7 +2,8 @@
 
 The lobby puts each player's rating beside their name (``seat_notes``) and a rated match's
 rating changes under its result (``result_lines``); moderation a "Report" link beside the
-opponent's name (``seat_links``). Each app appends its functions here in its
+opponent's name (``seat_links``); the API's match JSON says what a lobby match counts for
+(``match_fields``). Each app appends its functions here in its
 ``AppConfig.ready``; games calls them while rendering a table, in the reader's language, and
 knows nothing of what they say. A failing one is logged and shows nothing.
 
@@ -34,6 +35,9 @@ result_lines: list[Callable[[Match, int | None], list[str]]] = []
 # (match, the reader's seat or None for a watcher) -> {seat: [(url, label), ...]}: links beside
 # that seat's name, for its reader only (a watcher's table gets None as the seat)
 seat_links: list[Callable[[Match, int | None], dict[int, list[tuple[str, str]]]]] = []
+# match -> fields of the match's JSON in the API that another app knows (``games.api``
+# declares them: the lobby's ``rating``, what the match counts for)
+match_fields: list[Callable[[Match], dict[str, Any]]] = []
 
 
 def notes_for(match: Match) -> dict[int, str]:
@@ -56,6 +60,16 @@ def links_for(match: Match, seat: int | None) -> dict[int, list[tuple[str, str]]
         except Exception:
             log.exception("a seat link failed on %s", match.public_id)
     return links
+
+
+def fields_for(match: Match) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for more in match_fields:
+        try:
+            fields.update(more(match))
+        except Exception:
+            log.exception("match fields failed on %s", match.public_id)
+    return fields
 
 
 def lines_for(match: Match, seat: int | None) -> list[str]:

@@ -13,7 +13,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 # The server sends a keep-alive line every 10 s; three missed ones mean the stream is dead.
@@ -57,11 +57,29 @@ class ApiError(Exception):
 
 
 class Client:
-    def __init__(self, server: str, token: str, *, timeout: float = 30.0, retries: int = 3):
+    def __init__(
+        self,
+        server: str,
+        token: str,
+        *,
+        timeout: float = 30.0,
+        retries: int = 3,
+        renew: Callable[[], str] | None = None,
+    ):
         self.base = server.rstrip("/") + "/api/v1"
         self.token = token
         self.timeout = timeout
         self.retries = retries
+        # Signed in with ``login``: an expired access token is renewed once and the request
+        # sent again (``ginclient.login.renew``).
+        self.renew = renew
+
+    def _renewed(self, error: ApiError) -> bool:
+        """After a 401 for an expired token: a fresh one, if this client can get it."""
+        if error.status != 401 or self.renew is None:
+            return False
+        self.token = self.renew()
+        return True
 
     # --- Plain requests -------------------------------------------------------------------
 
@@ -91,7 +109,8 @@ class Client:
         self, method: str, path: str, body: Any = None, *, idempotency_key: str | None = None
     ) -> Any:
         data = None if body is None and method == "GET" else json.dumps(body or {}).encode()
-        for attempt in range(self.retries + 1):
+        renewed = False
+        for attempt in range(self.retries + 2):
             try:
                 with self._open(method, path, data, idempotency_key, self.timeout) as response:
                     raw = response.read()
@@ -100,6 +119,9 @@ class Client:
                 error = _error_of(refused)
                 if error.status == 429 and attempt < self.retries:
                     time.sleep(_retry_after(refused))
+                    continue
+                if not renewed and self._renewed(error):
+                    renewed = True
                     continue
                 raise error from None
             except (urllib.error.URLError, TimeoutError, ConnectionError) as gone:
@@ -134,6 +156,9 @@ class Client:
                         yield item
             except urllib.error.HTTPError as refused:
                 error = _error_of(refused)
+                if error.status == 401 and failures == 0 and self._renewed(error):
+                    failures += 1
+                    continue
                 if error.status != 429:
                     raise error from None
                 time.sleep(_retry_after(refused))

@@ -15,7 +15,10 @@
     python -m ginclient ... --bot ginclient/bots/random_bot.py:choose --seek --games 3
     python -m ginclient ... --bot ginclient/bots/random_bot.py:choose pair --games 3
 
-The server and token may also come from GIN_SERVER and GIN_TOKEN.
+    python -m ginclient --server https://gin.example login   (sign in in a browser, once)
+
+The server and token may also come from GIN_SERVER and GIN_TOKEN. Without a token, the one
+``login`` kept for the server is used (and renewed when it expires).
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import webbrowser
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
+from ginclient import login as signin
 from ginclient.api import ApiError, Client, move_body, only_seed
 from ginclient.board import describe, menu, render, render_replay
 from ginclient.bot import Bot, join_pool, load_choose
@@ -60,6 +66,12 @@ def _parser() -> argparse.ArgumentParser:
     rules.add_argument("--rated", action="store_true", default=argparse.SUPPRESS)
     rules.add_argument("--days", type=int, choices=(1, 3, 7), default=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command")
+    login = commands.add_parser(
+        "login", help="sign in (or sign up) in a browser and keep the token for later commands"
+    )
+    login.add_argument("--scope", default=signin.SCOPES, help='default: "read play lobby"')
+    login.add_argument("--client-id", default=signin.CLIENT_ID)
+    login.add_argument("--no-browser", action="store_true", help="only print the address to open")
     commands.add_parser("me", help="who you are, and your statistics")
     commands.add_parser("online", help="who is in the lobby")
     commands.add_parser("challenges", help="challenges to and from you")
@@ -116,10 +128,23 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "login":
+        return _login(args, out)
+    renew = None
     if not args.token:
-        out("A token is needed: --token gin_... (make one in Settings), or set GIN_TOKEN.")
+        try:
+            args.token = signin.current(args.server)
+        except ApiError as refused:
+            out(f"Error: {refused}")
+            return 1
+        renew = partial(signin.renew, args.server)
+    if not args.token:
+        out(
+            "Sign in first: python -m ginclient login (or --token gin_... made in Settings, "
+            "or set GIN_TOKEN)."
+        )
         return 2
-    client = Client(args.server, args.token)
+    client = Client(args.server, args.token, renew=renew)
     try:
         if args.bot:
             return _run_bot(client, args, out)
@@ -136,6 +161,23 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
     except KeyboardInterrupt:
         out("Bye.")
         return 130
+
+
+def _login(args: argparse.Namespace, out: Callable[[str], None]) -> int:
+    try:
+        tokens = signin.login(
+            args.server,
+            client_id=args.client_id,
+            scope=args.scope,
+            out=out,
+            open_browser=None if args.no_browser else webbrowser.open,
+        )
+    except ApiError as refused:
+        out(f"Error: {refused}")
+        return 1
+    me = Client(args.server, tokens["access_token"]).get("/me")
+    out(f"Signed in as {me['username']} ({tokens['scope']}); kept in {signin.store_path()}.")
+    return 0
 
 
 def _run_bot(client: Client, args: argparse.Namespace, out: Callable[[str], None]) -> int:
@@ -310,11 +352,18 @@ def _matches(client: Client, args: argparse.Namespace, out: Out) -> int:
 
 
 def _turns(client: Client, args: argparse.Namespace, out: Out) -> int:
-    """Correspondence matches waiting for your move, least time left first."""
+    """Correspondence matches waiting for your move, least time left first. A hand that waits
+    for your seed for its deal gets a random one of yours at once (docs/fairness.md)."""
     found = client.get("/me/your-turn")
     for t in found:
         rules = f"{t['rules']} to {t['target']}, {t['days_per_move']} days per move"
-        out(f"{t['id']}  vs {t['opponent']:16} {rules}: {t['time_left']}")
+        said = t["time_left"]
+        if t.get("waiting_for") == "seed":
+            view = client.get(f"/matches/{t['id']}")["view"]
+            if only_seed(view["legal_actions"]):
+                client.post(f"/matches/{t['id']}/actions", move_body(view, {"type": "seed"}))
+                said = "sent your seed for the deal"
+        out(f"{t['id']}  vs {t['opponent']:16} {rules}: {said}")
     if not found:
         out("No correspondence match is waiting for your move.")
     return 0

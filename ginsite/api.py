@@ -1,7 +1,8 @@
 """The JSON API, version 1: one NinjaAPI mounted at /api/v1/, its docs at /api/docs.
 
 Clients authenticate with a personal token (``Authorization: Bearer gin_...``, made in
-Settings) or, in the browser, with the session (CSRF checked on unsafe methods). Each player has
+Settings), an app's OAuth access token (``gina_...``, ``lobby.oauth``, within its scopes) or,
+in the browser, with the session (CSRF checked on unsafe methods). Each player has
 a rate limit (all their tokens and their session together), counted in the shared cache. Every
 refusal is JSON with a stable ``code`` and a readable ``message`` (a service's ``Refused`` is
 turned into one here, and only here); the routers in ``lobby.api`` and ``games.api`` only call
@@ -19,6 +20,7 @@ from games.api_messages import router as messages_router
 from ginsite.apikit import (
     CODES_BY_STATUS,
     ApiError,
+    ApiRenderer,
     Refusal,
     error_response,
     malformed,
@@ -41,11 +43,15 @@ api = NinjaAPI(
     version="1",
     description=(
         "The JSON API of the Gin Rummy site: the lobby, challenges, seeks, matches and each "
-        "player's event stream. See docs/api.md for a guide."
+        "player's event stream. Sign in with a personal token (Settings) or, for an app, an "
+        "OAuth 2.0 access token (authorization code with PKCE at /oauth/authorize/ and "
+        "/oauth/token/; scopes read, play, lobby). See docs/api.md for a guide."
     ),
     auth=[TokenAuth(), SessionAuth()],
     urls_namespace="api-v1",
     docs_url=None,
+    # One form for every time in every answer (``apikit.api_time``).
+    renderer=ApiRenderer(),
 )
 
 

@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal, get_args
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Schema
+from ninja.renderers import JSONRenderer
+from ninja.responses import NinjaJSONEncoder
 from pydantic import BeforeValidator, ValidationInfo, field_validator, model_validator
 
 from ginsite import limits, numbers
@@ -111,10 +113,24 @@ def malformed(errors: Iterable[dict[str, Any]]) -> Refusal:
 
 
 def api_time(moment: datetime) -> str:
-    """A time as the whole API writes it: ISO 8601 in UTC with a ``Z``, as pydantic writes
-    the REST answers' times (events and stream lines too, so a client parses one form)."""
-    text = moment.astimezone(UTC).isoformat()
+    """A time as the whole API writes it, answers, events and stream lines alike, so a client
+    parses one form: ISO 8601 in UTC, always with milliseconds, and a ``Z``
+    ("2026-12-06T04:30:23.535Z"; Django's encoder left the fraction out on a whole second)."""
+    text = moment.astimezone(UTC).isoformat(timespec="milliseconds")
     return text.removesuffix("+00:00") + "Z"
+
+
+class ApiJSONEncoder(NinjaJSONEncoder):
+    """The API's JSON encoder: its times as ``api_time`` writes them."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, datetime):
+            return api_time(o)
+        return super().default(o)
+
+
+class ApiRenderer(JSONRenderer):
+    encoder_class = ApiJSONEncoder
 
 
 def error_response(

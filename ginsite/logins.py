@@ -31,8 +31,9 @@ from axes.helpers import (
 )
 from axes.signals import user_locked_out
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from ginsite.requestlog import loggable_path
 
@@ -57,18 +58,42 @@ def lockout_response(
     """429 in the site's layout, saying how long to wait (also in ``Retry-After``)."""
     cool_off = get_cool_off(request)
     seconds = int(cool_off.total_seconds()) if cool_off else 0
-    response = render(
-        request,
-        "account/lockout.html",
-        {
-            "failure_limit": get_failure_limit(request, credentials),
-            "minutes": max(1, math.ceil(seconds / 60)),
-        },
-        status=429,
-    )
+    minutes = max(1, math.ceil(seconds / 60))
+    if wants_json(request):
+        message = _("Too many failed sign-ins for that name. Try again in %(n)s minutes.") % {
+            "n": minutes
+        }
+        response: HttpResponse = JsonResponse(
+            {"code": "rate_limited", "message": message}, status=429
+        )
+    else:
+        response = render(
+            request,
+            "account/lockout.html",
+            {"failure_limit": get_failure_limit(request, credentials), "minutes": minutes},
+            status=429,
+        )
     if seconds:
         response["Retry-After"] = str(seconds)
     return response
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """Does the client ask for JSON rather than a page (``Accept: application/json``, as
+    apps send)? A browser's Accept prefers HTML; no Accept header at all gets the page."""
+    return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
+
+
+def too_many_requests(request: HttpRequest) -> HttpResponse:
+    """allauth's answer past one of its rate limits (``settings.ACCOUNT_RATE_LIMITS``: sign-in
+    failures, sign-up attempts, mail sent to one address), found as ``ginsite.urls.handler429``:
+    the site's page, or for a client that asks for JSON the API's error shape."""
+    if wants_json(request):
+        message = _(
+            "That was asked for too often in a short time. Please wait a while and try again."
+        )
+        return JsonResponse({"code": "rate_limited", "message": message}, status=429)
+    return render(request, "429.html", status=429)
 
 
 def client_str(

@@ -130,19 +130,27 @@ def credentials_ended(
     *,
     token: int | None = None,
     session: str | None = None,
+    oauth: int | None = None,
     every: tuple[str, ...] = (),
 ) -> None:
-    """Tell the player's open sockets and streams that this token or session is no more, or
-    all of a kind (``every``: ``"session"``, ``"token"``): the ones opened with it close
-    (4401), after the commit."""
+    """Tell the player's open sockets and streams that this token, session or app's access
+    token (``oauth``) is no more, or all of a kind (``every``: ``"session"``, ``"token"``): the
+    ones opened with it close (4401), after the commit."""
     group_send_after_commit(
         credentials_group(user_id),
-        {"type": "credentials.ended", "token": token, "session": session, "every": list(every)},
+        {
+            "type": "credentials.ended",
+            "token": token,
+            "session": session,
+            "oauth": oauth,
+            "every": list(every),
+        },
     )
 
 
 def opened_with(event: dict[str, Any], credential: tuple[str, Any]) -> bool:
-    """Was a socket opened with ``credential`` (``("token", id)`` or ``("session", key)``)
+    """Was a socket opened with ``credential`` (``("token", id)``, ``("oauth", id)`` or
+    ``("session", key)``)
     one this ``credentials.ended`` message ends?"""
     kind, value = credential
     if kind in event.get("every", ()):

@@ -156,6 +156,10 @@ INSTALLED_APPS = [
     "lobby.moderation",
     # Bea while you wait in the pool (docs/playnow.md): label "playnow".
     "lobby.playnow",
+    # Apps that sign a player in (OAuth 2.0 with PKCE): the toolkit's models and endpoints,
+    # and the room that puts them to use (lobby/oauth: consent page, Settings, register_app).
+    "oauth2_provider",
+    "lobby.oauth",
 ]
 
 MIDDLEWARE = [
@@ -409,6 +413,38 @@ AXES_VERBOSE = False
 AXES_CLIENT_STR_CALLABLE = "ginsite.logins.client_str"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+
+# Apps signing players in (lobby/oauth, docs/api.md "For app developers"): authorization code
+# with PKCE only (public clients, no secret), the scopes lobby.oauth.scopes describes, tokens
+# the API tells apart by their prefix. An access token lasts an hour; the refresh token, rotated
+# at each use, until the player revokes the app. A refresh token used twice ends the whole
+# family (it leaked). A loopback redirect (http://127.0.0.1/...) may name any port (RFC 8252).
+OAUTH2_PROVIDER = {
+    "SCOPES": {"read": "read", "play": "play", "lobby": "lobby"},
+    "DEFAULT_SCOPES": ["read"],
+    "PKCE_REQUIRED": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": envint("OAUTH_ACCESS_TOKEN_SECONDS", 3600),
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "ACCESS_TOKEN_GENERATOR": "lobby.oauth.access.access_token",
+    "REFRESH_TOKEN_GENERATOR": "lobby.oauth.access.refresh_token",
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
+    # Each time: the player sees what an app asks for before it gets a token.
+    "REQUEST_APPROVAL_PROMPT": "force",
+    # RFC 9700 (OAuth 2.0 Security BCP) now rather than in the toolkit's 4.0: no implicit or
+    # password grant, PKCE "S256" only, tokens never from a query string, the issuer in the
+    # authorization response, tokens stored by checksum.
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+}
+# "http" redirect URIs stay allowed for the loopback callbacks of native apps and ginclient
+# (http://127.0.0.1:<port>/..., RFC 8252 §7.3, which RFC 9700 keeps); the toolkit warns of any.
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 
 # Mail: EMAIL_URL (ginsite.email_url) says where it goes; ./scripts/run prints it (console://),
 # the tests keep it in memory (locmem://). A public site sets an SMTP URL.

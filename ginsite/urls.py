@@ -12,6 +12,7 @@ from ninja.openapi.views import openapi_view
 from games.views import home, how_to_play
 from ginsite.api import api, not_found_view
 from ginsite.health import health_view
+from ginsite.logins import too_many_requests
 from ginsite.pwa import manifest, offline, service_worker
 
 
@@ -20,6 +21,9 @@ def favicon(request: HttpRequest) -> HttpResponse:
     hashed name is only known once the static files are collected, so not at import)."""
     return HttpResponsePermanentRedirect(static("favicon.svg"))
 
+
+# allauth answers a request over one of its rate limits with this (JSON for apps).
+handler429 = too_many_requests
 
 urlpatterns = [
     path("", home, name="home"),
@@ -43,6 +47,8 @@ urlpatterns = [
     path("", include("lobby.urls")),
     path("", include("lobby.moderation.urls")),
     path("", include("lobby.playnow.urls")),
+    # Apps signing players in: the consent page and the token endpoints (lobby/oauth).
+    path("", include("lobby.oauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", api.urls),
     path("api/docs", partial(openapi_view, api=api), name="api-docs"),

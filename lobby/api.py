@@ -307,7 +307,7 @@ def _credential(request: HttpRequest) -> tuple[str, Any]:
     secret = tokens.bearer(request.headers.get("Authorization"))
     if secret is not None:
         token = tokens.authenticate_request(request, secret)
-        return ("token", token.pk if token is not None else None)
+        return tokens.credential_of(token) if token is not None else ("token", None)
     return ("session", request.session.session_key)
 
 

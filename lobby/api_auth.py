@@ -1,4 +1,5 @@
-"""How API clients sign in: a personal token (``lobby.tokens``) or the browser's session.
+"""How API clients sign in: a personal token (``lobby.tokens``), an app's access token
+(``lobby.oauth``, within its scopes) or the browser's session.
 
 The lobby owns accounts and their tokens; ``ginsite.api`` mounts these on the whole API.
 """
@@ -14,6 +15,7 @@ from ninja.utils import check_csrf
 
 from ginsite.apikit import ApiError, check_rate
 from lobby import tokens
+from lobby.oauth import scopes
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
 
@@ -21,6 +23,14 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
 class TokenAuth(HttpBearer):
     """``Authorization: Bearer <token>``. A header with a token that is not (or no longer)
     valid is refused outright rather than falling back to the session."""
+
+    # In the published schema's security scheme: which tokens, and where an app gets one.
+    openapi_description = (
+        "A personal token (gin_..., made in Settings) or an app's OAuth 2.0 access token "
+        "(gina_...): authorization code with PKCE (S256) at /oauth/authorize/, exchanged and "
+        "refreshed at /oauth/token/, scopes read, play and lobby (docs/api.md, For app "
+        "developers). A request beyond the token's scopes: 403 insufficient_scope."
+    )
 
     def __call__(self, request: HttpRequest) -> Any:
         header = request.headers.get("Authorization")
@@ -39,6 +49,17 @@ class TokenAuth(HttpBearer):
             )
         # Per player, not per token: all their tokens and their session share one limit.
         check_rate(found.user_id)
+        granted = tokens.scopes_of(found)
+        if granted is not None:
+            needed = scopes.required(request.method or "GET", request.path)
+            if needed not in granted:
+                raise ApiError(
+                    403,
+                    "insufficient_scope",
+                    f'This app was not granted the "{needed}" scope, which this request needs. '
+                    "Ask the player to sign in again with it.",
+                    **{"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{needed}"'},
+                )
         return found.user
 
 

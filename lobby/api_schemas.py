@@ -8,9 +8,10 @@ from typing import Any, Literal
 
 from ninja import Field, Schema
 
+from games.api_view_schema import replacing
 from ginsite.apikit import Body, DaysPerMove, Params, Preset, Target
 from ginsite.numbers import LARGEST
-from lobby import completion, event_log
+from lobby import completion, event_log, event_schema
 from lobby.api_players import HeadToHead, PresetRecord, PublicMatch
 from lobby.ratings.api import Standing
 
@@ -223,7 +224,10 @@ class Event(Schema):
     )
     seq: int
     at: datetime
-    data: dict[str, Any]
+    data: dict[str, Any] = Field(
+        description="What happened, by `type` (docs/api.md, Events).",
+        json_schema_extra=replacing(event_schema.data(event_schema.inlined(ChallengeOut))),
+    )
 
 
 class EventPage(Schema):

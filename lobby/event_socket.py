@@ -20,6 +20,7 @@ import contextlib
 import json
 import logging
 import uuid
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -32,6 +33,7 @@ from ginsite.language import in_language, reader_language
 from ginsite.sockets import SiteConsumerMixin, header
 from lobby import event_log, socket_commands, tokens
 from lobby.event_stream import event_lines
+from lobby.oauth import scopes
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_RATE_LIMITED = 4429
@@ -54,9 +56,10 @@ def _same_site(scope: dict[str, Any]) -> bool:
 
 
 def _authenticate(scope: dict[str, Any], query: dict[str, list[str]]) -> Any:
-    """The player this socket is for, what they signed in with (``("token", id)`` or
-    ``("session", key)``) and the language their answers are in, or None. Raises ApiError when
-    rate limited."""
+    """The player this socket is for, what they signed in with (``("token", id)``,
+    ``("oauth", id)`` or ``("session", key)``), the language their answers are in and the scopes
+    of an app's token (None: every scope), or None. An app's token without ``read`` is no
+    sign-in here. Raises ApiError when rate limited."""
     secret = tokens.bearer(header(scope, "authorization")) or next(
         iter(query.get("token", [])), None
     )
@@ -65,12 +68,16 @@ def _authenticate(scope: dict[str, Any], query: dict[str, list[str]]) -> Any:
         if found is None:
             return None
         check_rate(found.user_id)
-        return found.user, ("token", found.pk), reader_language(scope, found.user)
+        granted = tokens.scopes_of(found)
+        if granted is not None and scopes.READ not in granted:
+            return None
+        credential = tokens.credential_of(found)
+        return found.user, credential, reader_language(scope, found.user), granted
     user = scope.get("user")
     if user is not None and user.is_authenticated and _same_site(scope):
         check_rate(user.pk)
         credential = ("session", getattr(scope.get("session"), "session_key", None))
-        return user, credential, reader_language(scope, user)
+        return user, credential, reader_language(scope, user), None
     return None
 
 
@@ -95,6 +102,7 @@ class EventsConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     credential: tuple[str, Any] = ("token", None)
     user: Any = None
     language = "en"
+    scopes: frozenset[str] | None = None
 
     async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
@@ -106,7 +114,7 @@ class EventsConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         if found is None:
             await self._refuse(CLOSE_UNAUTHENTICATED)
             return
-        user, self.credential, self.language = found
+        user, self.credential, self.language, self.scopes = found
         await self.accept()
         try:
             since = _since(query)
@@ -167,7 +175,8 @@ class EventsConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
             # One command at a time, in the order they came: the next frame is read when this
             # one's answer is sent (the events go on meanwhile, from the pump).
             act = in_thread(in_language)
-            answer = await act(self.language, socket_commands.act, self.user, message)
+            command = partial(socket_commands.act, scopes=self.scopes)
+            answer = await act(self.language, command, self.user, message)
             await self.send(text_data=answer)
         else:
             await self._error(

@@ -31,10 +31,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
-from ninja.responses import NinjaJSONEncoder
 from pydantic_core import to_json
 
-from ginsite.apikit import KEEP_ANSWER, ApiError, error_response
+from ginsite.apikit import KEEP_ANSWER, ApiError, ApiJSONEncoder, error_response
 from lobby import lookups, tokens
 from lobby.models import IdempotencyRecord
 
@@ -51,7 +50,7 @@ NOT_KEPT = {401, 403, 429}
 MOVE_PATH = re.compile(r"/api/v1/matches/[^/]+/actions")
 # What a move's answer says of itself, kept with the key for either door to replay.
 CONTENT_TYPE = "application/json; charset=utf-8"
-_POST_ENCODER = NinjaJSONEncoder()
+_POST_ENCODER = ApiJSONEncoder()
 
 
 def _owner(request: HttpRequest) -> int | None:

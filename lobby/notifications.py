@@ -112,7 +112,8 @@ _TURN_REASONS = (events.STARTED, events.MOVED, events.HAND_ENDED, events.ENDED)
 
 def on_turn(sender: Any, change: MatchChanged, match: Match | None = None, **kwargs: Any) -> None:
     """A change of a correspondence match that began a player's turn (the opponent moved, or
-    the hand was dealt): that player hears of it, once; their "your turn" lists too."""
+    the hand was dealt): that player hears of it, once; their "your turn" lists too, as they
+    do when a hand begins to wait for the players' seeds."""
     if change.kind != Match.Kind.LOBBY or change.reason not in _TURN_REASONS:
         return
     if match is None:
@@ -126,7 +127,10 @@ def on_turn(sender: Any, change: MatchChanged, match: Match | None = None, **kwa
         and match.turn_began_at is not None
         and match.turn_began_at == match.moved_at
     )
-    if began or change.reason in (events.STARTED, events.ENDED):
+    # A hand that now waits for the players' seeds puts the match on their lists until the
+    # deal (which begins a turn, and so comes back here).
+    waits_for_seeds = match.deal_due is not None and change.status == Match.Status.ACTIVE
+    if began or waits_for_seeds or change.reason in (events.STARTED, events.ENDED):
         publish_to(change.players, ["turns"])
     if began and change.status == Match.Status.ACTIVE:
         _notify_turn(match, change.to_act, reminder=False)

@@ -35,6 +35,7 @@ from ginsite.apikit import ApiError, Refusal, check_rate, malformed, refusal
 from ginsite.refusals import Refused
 from lobby import idempotency
 from lobby.idempotency import Answer
+from lobby.oauth.scopes import PLAY
 
 ENVELOPE = ("type", "id", "match", "idempotency_key")
 MAX_ID = 64
@@ -93,14 +94,21 @@ def _moved(user: Any, match: str, body: dict[str, Any], keep: Keep | None = None
     return Answer(refused.status, idempotency.CONTENT_TYPE, json.dumps(refused.body).encode())
 
 
-def act(user: Any, frame: dict[str, Any]) -> str:
-    """The answer frame to ``frame``, an ``act`` command of ``user``'s. Runs off the event loop
-    (``ginsite.dbwork.in_thread``)."""
+def act(user: Any, frame: dict[str, Any], scopes: frozenset[str] | None = None) -> str:
+    """The answer frame to ``frame``, an ``act`` command of ``user``'s, on a socket opened with
+    an app's token of these ``scopes`` (None: a personal token or the session). Runs off the
+    event loop (``ginsite.dbwork.in_thread``)."""
     ident = frame.get("id")
     if ident is not None and not (isinstance(ident, str | int) and len(str(ident)) <= MAX_ID):
         ident = None
     try:
         check_rate(user.pk)
+        if scopes is not None and PLAY not in scopes:
+            raise ApiError(
+                403,
+                "insufficient_scope",
+                'This app was not granted the "play" scope, which a move needs.',
+            )
         match, key = _envelope(frame)
         body = {name: value for name, value in frame.items() if name not in ENVELOPE}
         if key is None:

@@ -19,6 +19,7 @@ from ginsite.apikit import check_auth_failures, note_auth_failure
 from ginsite.pushes import credentials_ended
 from lobby import lookups
 from lobby.models import ApiToken
+from lobby.oauth import access as app_tokens
 
 PREFIX = "gin_"
 # The characters shown in Settings (and in the admin) to tell tokens apart: "gin_" and 8 more.
@@ -58,8 +59,14 @@ def revoke_all(user: Any) -> int:
     return int(deleted)
 
 
-def authenticate(secret: str) -> ApiToken | None:
-    """The live token with this secret (its user active), or None."""
+Found = ApiToken | app_tokens.AppToken
+
+
+def authenticate(secret: str) -> Found | None:
+    """The live token with this secret (its user active), or None: a personal token, or an
+    app's access token (``lobby.oauth``, limited to its scopes: ``scopes_of``)."""
+    if app_tokens.is_app_token(secret):
+        return app_tokens.authenticate(secret)
     if not secret.startswith(PREFIX) or len(secret) > 200:
         return None
     token = lookups.token_with_account(digest(secret))
@@ -72,7 +79,19 @@ def authenticate(secret: str) -> ApiToken | None:
     return token
 
 
-def authenticate_from(address: str | None, secret: str) -> ApiToken | None:
+def credential_of(found: Found) -> tuple[str, Any]:
+    """What a socket or stream opened with this token is tied to (``ginsite.pushes``)."""
+    if isinstance(found, app_tokens.AppToken):
+        return found.credential
+    return ("token", found.pk)
+
+
+def scopes_of(found: Found) -> frozenset[str] | None:
+    """The scopes an app's token was granted; None for a personal token, which may do all."""
+    return found.scopes if isinstance(found, app_tokens.AppToken) else None
+
+
+def authenticate_from(address: str | None, secret: str) -> Found | None:
     """``authenticate`` for a client at ``address``, which is refused (``ApiError`` 429)
     while it has sent too many invalid tokens lately; an invalid one counts against it."""
     check_auth_failures(address)
@@ -82,7 +101,7 @@ def authenticate_from(address: str | None, secret: str) -> ApiToken | None:
     return token
 
 
-def authenticate_request(request: Any, secret: str) -> ApiToken | None:
+def authenticate_request(request: Any, secret: str) -> Found | None:
     """``authenticate_from`` the request's address, once per request: the idempotency layer
     and the API's authentication both ask about the same token. Behind a proxy the address
     must be the client's (daphne's ``--proxy-headers``), or every client shares the proxy's."""

@@ -8,7 +8,8 @@ their own in this package.
 
 from __future__ import annotations
 
-from datetime import datetime
+import math
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.urls import reverse
@@ -295,7 +296,10 @@ def _clock(
     }
     if clock["days"]:
         # Correspondence: days and hours in words, and the moment itself (no countdown).
-        clock["left"] = correspondence.time_left_words(deadline - timezone.now())
+        # Up to the whole second: the API's times carry milliseconds, not the deadline's
+        # microseconds, and a deadline a fraction early must not read an hour short.
+        remaining = math.ceil((deadline - timezone.now()).total_seconds())
+        clock["left"] = correspondence.time_left_words(timedelta(seconds=remaining))
         local = timezone.localtime(deadline)
         clock["due_text"] = f"{formats.date_format(local, 'DATETIME_FORMAT')} {local.tzname()}"
         clock["per_move"] = correspondence.days_label(clock["days"])

@@ -14,6 +14,7 @@ from lobby import services as lobby_services
 from lobby.models import display_name_of
 
 from . import aborts, eligibility
+from .glicko import PROVISIONAL_RD
 from .reads import LEADERS, MIN_RECENT, PAGE, history, leaders_page, ratings_of
 
 router = Router()
@@ -26,6 +27,13 @@ class Point(Schema):
         "an account for rating abuse (docs/moderation.md)."
     )
     rating: int = Field(description="The rating after this rated result (or refund).")
+    rd: int | None = Field(
+        description="The rating deviation after this result (null for a refund)."
+    )
+    provisional: bool | None = Field(
+        description="Provisional after this result (deviation 110 or more, before rounding); "
+        "null for a refund."
+    )
     change: int = Field(description="By how much the rating changed.")
     glicko_change: int = Field(
         description="By how much Glicko-2 would have changed it: more than change when the "
@@ -45,8 +53,11 @@ class Point(Schema):
 class PresetRating(Schema):
     preset: Preset
     rating: int
-    rd: int = Field(description="The rating deviation (Glicko-2); starts at 350.")
-    provisional: bool = Field(description="The deviation is 110 or more: shown as 1500?.")
+    rd: int = Field(description="The rating deviation (Glicko-2), rounded; starts at 350.")
+    provisional: bool = Field(
+        description="The deviation is 110 or more (before rounding: 109.6 is shown as rd 110 "
+        "and is not provisional): shown as 1500?."
+    )
     display: str = Field(description='As the site shows it: "1532", or "1500?" if provisional.')
     games: int = Field(description="Rated matches played in this preset.")
     history: list[Point] = Field(description="Every rated result in this preset, oldest first.")
@@ -64,6 +75,10 @@ class Leader(Schema):
     display_name: str
     rating: int
     rd: int
+    provisional: bool = Field(
+        description="Always false here: the board lists established players only."
+    )
+    display: str = Field(description='As the site shows it: "1532".')
     recent: int = Field(description="Rated matches in this preset in the last 30 days.")
     bot: bool = Field(description="Plays through a bot: the site shows a BOT badge.")
 
@@ -135,6 +150,8 @@ def _point(change: Any) -> dict[str, Any]:
         "at": change.created_at,
         "kind": getattr(change, "kind", "result"),
         "rating": round(change.after),
+        "rd": round(change.rd_after) if hasattr(change, "rd_after") else None,
+        "provisional": change.rd_after >= PROVISIONAL_RD if hasattr(change, "rd_after") else None,
         "change": change.delta,
         "glicko_change": change.glicko_delta,
         "limited": change.limited or None,

@@ -81,13 +81,16 @@ class Leader:
     display_name: str
     rating: int
     rd: int
+    provisional: bool  # never, on the board (it takes established players): said all the same
+    display: str
     recent: int  # rated matches in the last 30 days
     bot: bool  # plays through a bot (the BOT badge)
 
 
 def _cache_key(preset: str) -> str:
-    # v2: a Leader has ``bot``; a board cached by the code before must not be read as one.
-    return f"ratings:leaders:v2:{preset}"
+    # v3: a Leader has ``provisional`` and ``display``; a board cached by the code before must
+    # not be read as one.
+    return f"ratings:leaders:v3:{preset}"
 
 
 def leaders(preset: str) -> list[Leader]:
@@ -132,6 +135,8 @@ def _leaders(preset: str) -> list[Leader]:
             display_name=row.user.profile.display_name,
             rating=row.rounded,
             rd=round(row.rd),
+            provisional=row.provisional,
+            display=row.display,
             recent=recent[row.user_id],
             bot=row.user.profile.plays_by_bot,
         )

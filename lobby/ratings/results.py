@@ -99,7 +99,42 @@ def settle(match_id: int) -> str | None:
     rated.outcome = outcome
     rated.ended_at = now
     rated.save(update_fields=["outcome", "ended_at"])
+    if outcome != RatedMatch.Outcome.RATED:
+        _tell_unchanged(match, rated.preset, users, outcome)
     return outcome
+
+
+def _tell_unchanged(match: Match, preset: str, users: list[int], outcome: str) -> None:
+    """The players of a rated match that changed no rating hear so, and why: a "rating" event
+    with no change (an app need not wait for one that never comes)."""
+    from .outcome import said  # (outcome imports DAILY_CAP from here)
+
+    shown = said(outcome)
+    rows = {r.user_id: r for r in Rating.objects.filter(user_id__in=users, preset=preset)}
+    entries = []
+    for user_id in users:
+        row = rows.get(user_id) or Rating(user_id=user_id, preset=preset)
+        data = {
+            "match": match.public_id,
+            "preset": preset,
+            "outcome": shown["outcome"],
+            "reason": shown["reason"],
+            **_standing(row),
+            "change": 0,
+            "glicko_change": 0,
+            "limited": None,
+        }
+        entries.append(event_log.Entry(user_id, "rating", data))
+    event_log.record_all(entries)
+
+
+def _standing(row: Rating) -> dict[str, Any]:
+    return {
+        "rating": row.rounded,
+        "rd": round(row.rd),
+        "provisional": row.provisional,
+        "display": row.display,
+    }
 
 
 def _played_enough(match_id: int) -> bool:
@@ -205,10 +240,9 @@ def event_json(change: RatingChange, match: Match, rating: Rating) -> dict[str, 
     return {
         "match": match.public_id,
         "preset": change.preset,
-        "rating": rating.rounded,
-        "rd": round(rating.rd),
-        "provisional": rating.provisional,
-        "display": rating.display,
+        "outcome": "rated",
+        "reason": None,
+        **_standing(rating),
         "change": change.delta,
         "glicko_change": change.glicko_delta,
         "limited": change.limited or None,

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from games import extras
 from games.models import Match, Seat
 
+from . import outcome
 from .glicko import display
 from .models import Abort, RatedMatch, RatingChange
 from .reads import display_of_many
@@ -112,6 +113,7 @@ def _aborted_lines(match: Match, reader: int | None) -> list[str]:
 
 
 def connect() -> None:
+    outcome.connect()
     if seat_notes not in extras.seat_notes:
         extras.seat_notes.append(seat_notes)
     if result_lines not in extras.result_lines:

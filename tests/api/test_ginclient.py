@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from games import replays
-from games.models import Match
 from ginclient import ApiError, Client
 from ginclient.board import card, describe, render
 from ginclient.bot import Bot, load_choose
@@ -24,7 +23,6 @@ from tests.browser.live_asgi import serve
 from tests.games.live_helpers import lobby_match
 from tests.games.test_fair_shuffle import play_out, second_hand, seed
 from tests.games.test_replay import DECK, FIRST_HAND, play
-from tests.seeds import deal
 
 from .conftest import token_for
 from .test_browser_vs_api import pick
@@ -120,10 +118,10 @@ def test_a_correspondence_challenge_and_the_turns_it_makes(server: str, alice, b
         main([*alices, "challenge", "bob", "--days", "2"], out=lines.append)
     assert main([*bobs, "accept"], out=lines.append) == 0
     match_id = lines[-1].split()[1]
-    # The first hand waits for both players' seeds: it is bob's to open too (issue 41).
+    # The first hand waits for the seeds: turns sends bob's at once.
     assert main([*bobs, "turns"], out=lines.append) == 0
-    assert lines[-1].startswith(f"{match_id}  vs alice") and "the deal waits for you" in lines[-1]
-    deal(Match.objects.get(public_id=match_id))
+    assert lines[-1].startswith(f"{match_id}  vs alice")
+    assert lines[-1].endswith("sent your seed for the deal")
     assert main([*bobs, "turns"], out=lines.append) == 0
     assert lines[-1] == "No correspondence match is waiting for your move."
     assert main([*alices, "turns"], out=lines.append) == 0

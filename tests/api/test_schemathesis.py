@@ -111,6 +111,8 @@ schema = schemathesis.openapi.from_wsgi(
 schema = schema.exclude(path="/api/v1/events/stream")
 
 MAX_EXAMPLES = 25
+# Signed in as an app (OAuth): the same checks, fewer examples (the door is the same).
+APP_EXAMPLES = 8
 
 
 @pytest.fixture
@@ -160,3 +162,27 @@ def test_the_api_keeps_to_its_schema(case, token: str, match_id: str) -> None:  
     if "match_id" in (case.path_parameters or {}):
         case.path_parameters["match_id"] = match_id
     case.call_and_validate(headers={"Authorization": f"Bearer {token}"})
+
+
+@pytest.fixture
+def app_token(token: str, django_user_model) -> str:  # type: ignore[no-untyped-def]
+    """alice's access token of an app she allowed every scope (``lobby.oauth``)."""
+    from tests.oauth.conftest import issue, register
+
+    alice = django_user_model.objects.get(username="alice")
+    return issue(alice, register(), "read play lobby")[1]  # type: ignore[no-any-return]
+
+
+@pytest.mark.django_db
+@pytest.mark.timeout(300)
+@schema.parametrize()
+@settings(
+    max_examples=APP_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+def test_the_api_keeps_to_its_schema_for_an_app(case, app_token: str, match_id: str) -> None:  # type: ignore[no-untyped-def]
+    """The same, signed in with an app's access token (OAuth) instead of a personal token."""
+    if "match_id" in (case.path_parameters or {}):
+        case.path_parameters["match_id"] = match_id
+    case.call_and_validate(headers={"Authorization": f"Bearer {app_token}"})

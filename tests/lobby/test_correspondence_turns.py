@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 from games import services
+from ginsite.apikit import api_time
 from lobby import tokens
 from lobby.ratings.models import RatedMatch
 from lobby.regions import render_regions
@@ -136,9 +137,7 @@ def test_the_event_stream_tells_an_app_its_turn_began_and_until_when(
     view = event["data"]["view"]
     assert view["to_act"] == event["data"]["seat"] == 1
     assert view["live"]["days_per_move"] == 3
-    assert view["live"]["move_deadline"] == (clock.now + timedelta(days=3)).isoformat().replace(
-        "+00:00", "Z"
-    )
+    assert view["live"]["move_deadline"] == api_time(clock.now + timedelta(days=3))
     assert view["live"]["claimable"] is False
 
 

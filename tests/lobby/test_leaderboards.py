@@ -104,6 +104,8 @@ def test_the_api_pages_the_same_board(matches, alice):
         "display_name": "p29",
         "rating": 1529,
         "rd": 80,
+        "provisional": False,
+        "display": "1529",
         "recent": 10,
         "bot": False,
     }
