@@ -124,9 +124,18 @@ def test_a_correspondence_challenge_and_the_turns_it_makes(server: str, alice, b
     assert lines[-1].endswith("sent your seed for the deal")
     assert main([*bobs, "turns"], out=lines.append) == 0
     assert lines[-1] == "No correspondence match is waiting for your move."
+    # The hand waits for alice's seed too: her turns sends it, and the hand is dealt.
     assert main([*alices, "turns"], out=lines.append) == 0
     assert lines[-1].startswith(f"{match_id}  vs bob")
-    assert "standard to 100, 3 days per move: " in lines[-1] and lines[-1].endswith("left")
+    assert lines[-1].endswith("sent your seed for the deal")
+    # Now one of them is on the move, with days to go.
+    to_move = []
+    for player, opponent in ((alices, "bob"), (bobs, "alice")):
+        assert main([*player, "turns"], out=lines.append) == 0
+        if lines[-1].startswith(f"{match_id}  vs {opponent}"):
+            to_move.append(lines[-1])
+    assert len(to_move) == 1
+    assert "standard to 100, 3 days per move: " in to_move[0] and to_move[0].endswith("left")
 
 
 @pytest.mark.django_db(transaction=True)
