@@ -8,9 +8,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from ginsite import rows
 from ginsite.apikit import api_time
 
+from . import lookups
 from .lookups import OFFERS_READ
 from .models import Match, Offer
 from .move_clock import claimable, move_deadline
@@ -27,20 +27,7 @@ def latest_offers(match: Match, count: int = 2) -> list[Offer]:
     read = getattr(match, OFFERS_READ, None)
     if read is not None:
         return sorted(read, key=lambda offer: offer.pk, reverse=True)[:count]
-    # Written out (``ginsite.rows``): every read of a table asks this; the ORM's building of
-    # it was 5% of the server's time when 500 players opened their new matches at once.
-    found = rows.fetch_all(
-        f"SELECT {_OFFERS.sql} FROM {_OFFERS.table} WHERE {_OFFERS.column('match')} = %s"
-        f" ORDER BY {_OFFERS.column('id')} DESC LIMIT %s",
-        [match.pk, count],
-    )
-    offers = [_OFFERS.take(row)[0] for row in found]
-    for offer in offers:
-        rows.related(offer, "match", match)
-    return offers  # type: ignore[return-value]
-
-
-_OFFERS = rows.Columns(Offer, "o")
+    return lookups.newest_offers(match, count)
 
 
 def live_state(match: Match, seat: int | None) -> dict[str, Any] | None:

@@ -14,8 +14,11 @@ from django.utils.translation import gettext_lazy as _
 
 
 def new_public_id() -> str:
-    """An unguessable id for URLs (128 bits of randomness)."""
-    return secrets.token_urlsafe(16)
+    """An unguessable id for URLs (128 bits of randomness), never starting with "-" so that
+    a command line (``python -m ginclient play <id>``) cannot take it for an option."""
+    while (public_id := secrets.token_urlsafe(16)).startswith("-"):
+        pass
+    return public_id
 
 
 def new_seed() -> str:

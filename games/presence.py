@@ -13,14 +13,11 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.db import connection
 from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from ginsite import rows
-
-from . import events, outbox
+from . import events, lookups, outbox
 from .models import Match, Seat
 
 if TYPE_CHECKING:
@@ -56,31 +53,7 @@ def in_lobby_match(user_ids: Iterable[int] | None = None, now: datetime | None =
     still going and not long abandoned. A player plays one live lobby match at a time, and
     any number of correspondence matches beside it (``games.correspondence``)."""
     since = (now or timezone.now()) - LOBBY_MATCH_IDLE
-    # Written out (``ginsite.rows``): every join of the pool and every match made asks this,
-    # and the ORM's building of it was 5% of the server's time pairing 500 players.
-    sql = (
-        f"SELECT {_SEATS.column('user')} FROM {_SEATS.table}"
-        f" JOIN {_MATCHES.table} ON {_MATCHES.column('id')} = {_SEATS.column('match')}"
-        f" WHERE {_SEATS.column('kind')} = %s AND {_SEATS.column('user')} IS NOT NULL"
-        f" AND {_MATCHES.column('kind')} = %s AND {_MATCHES.column('days_per_move')} IS NULL"
-        f" AND {_MATCHES.column('status')} = %s AND {_MATCHES.column('updated_at')} > %s"
-    )
-    params: list[Any] = [
-        Seat.Kind.PLAYER.value,
-        Match.Kind.LOBBY.value,
-        Match.Status.ACTIVE.value,
-        connection.ops.adapt_datetimefield_value(since),
-    ]
-    if user_ids is not None:
-        among = list(user_ids)
-        if not among:
-            return set()
-        sql += f" AND {_SEATS.column('user')} IN ({', '.join(['%s'] * len(among))})"
-        params += among
-    return {user_id for (user_id,) in rows.fetch_all(sql, params)}
-
-
-_SEATS, _MATCHES = rows.Columns(Seat, "s"), rows.Columns(Match, "m")
+    return lookups.seated_in_live_lobby_matches(since, user_ids)
 
 
 def seat_connected(match_pk: int, number: int) -> None:
@@ -135,7 +108,7 @@ def seat_active(match: Match, number: int, now: datetime | None = None) -> None:
     since = None if held.last_active is None else (now - held.last_active).total_seconds()
     if since is None or since > SIGN_WRITE_EVERY_SECONDS:
         held.last_active = now
-        rows.update(held, ["last_active"])  # written out: every API read of a table asks
+        lookups.save_fields(held, ["last_active"])  # written out: every API read of a table asks
 
 
 def player_active(user_id: int, now: datetime | None = None) -> None:

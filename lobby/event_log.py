@@ -26,11 +26,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import access, readers
-from ginsite import rows
 from ginsite.apikit import api_time
 from ginsite.pushes import group_send_after_commit
 from ginsite.refusals import Refused
-from lobby import idempotency
+from lobby import idempotency, lookups
 from lobby.models import PlayerEvent
 
 if TYPE_CHECKING:
@@ -54,33 +53,6 @@ def group_name(user_id: int) -> str:
 # --- Recording ----------------------------------------------------------------------------------
 
 
-# One statement numbers and stores an event: the player's next number is read where it is
-# written. Every move stores one for each player, so the ORM's three statements (the maximum, a
-# savepoint, the insert) and their query building were a good part of a move's time. SQLite's
-# writers take turns (IMMEDIATE transactions); on PostgreSQL the writers of one player's events
-# take turns on a transaction-level advisory lock, since a race for the next number could be
-# lost over and over by one writer while others won (8 writers at once exhausted any fixed
-# number of tries). The unique (user, seq) constraint still guards the numbers: a writer that
-# finds its number taken inserts nothing and tries again.
-_PLAYER_EVENTS_LOCK = 0x67696E  # the advisory locks' first key: "gin"
-_APPEND = """
-    INSERT INTO {table} (user_id, seq, kind, payload, created_at)
-    SELECT %s, COALESCE(MAX(seq), 0) + 1, %s, %s, %s FROM {table} WHERE user_id = %s
-    ON CONFLICT (user_id, seq) DO NOTHING
-    RETURNING id, seq
-"""
-
-
-_APPEND_ALL = """
-    INSERT INTO {table} (user_id, seq, kind, payload, created_at)
-    SELECT v.column1, COALESCE((SELECT MAX(e.seq) FROM {table} e WHERE e.user_id = v.column1), 0)
-        + 1, v.column2, v.column3, v.column4
-    FROM (VALUES {rows}) AS v WHERE true
-    ON CONFLICT (user_id, seq) DO NOTHING
-    RETURNING id, user_id, seq
-"""
-
-
 def _append_all(entries: list[Entry]) -> list[PlayerEvent]:
     """Store each entry's event under its player's next number, in one statement (on
     PostgreSQL after the players' locks, in the same round trip)."""
@@ -92,25 +64,11 @@ def _append_all(entries: list[Entry]) -> list[PlayerEvent]:
             return _append_all(entries)
     created_at = timezone.now()
     players = sorted({entry.user_id for entry in entries})
-    locks: list[rows.Statement] = []
-    if connection.vendor == "postgresql":
-        # In the order of user ids (the select list is evaluated left to right): two
-        # writers of the same players' events take their locks in the same order.
-        locks_sql = ", ".join(["pg_advisory_xact_lock(%s, %s)"] * len(players))
-        locks.append(
-            (f"SELECT {locks_sql}", [v for p in players for v in (_PLAYER_EVENTS_LOCK, p)])
-        )
     if len(players) < len(entries):  # one player twice: one at a time, in order
-        rows.fetch_sets(locks)
+        lookups.lock_event_logs(players)
         return [_append(entry, created_at) for entry in entries]
-    sql = _APPEND_ALL.format(
-        table=connection.ops.quote_name(PlayerEvent._meta.db_table),
-        rows=", ".join(["(%s, %s, %s, %s)"] * len(entries)),
-    )
-    insert = (sql, [v for entry in entries for v in _values(entry, created_at)])
-    # The locks and the insert after them: one round trip.
-    found = rows.fetch_sets([*locks, insert])[-1]
-    numbered = {user_id: (pk, seq) for pk, user_id, seq in found}
+    values = [_values(entry, created_at) for entry in entries]
+    numbered = lookups.append_events(players, values)
     events = []
     for entry in entries:
         if entry.user_id not in numbered:
@@ -125,16 +83,8 @@ def _append_all(entries: list[Entry]) -> list[PlayerEvent]:
 
 def _append(entry: Entry, created_at: datetime) -> PlayerEvent:
     """Store one event under the player's next number (the lock is held already)."""
-    connection = transaction.get_connection()
-    sql = _APPEND.format(table=connection.ops.quote_name(PlayerEvent._meta.db_table))
-    params = [*_values(entry, created_at), entry.user_id]
-    with connection.cursor() as cursor:
-        for _attempt in range(20):
-            cursor.execute(sql, params)
-            row = cursor.fetchone()
-            if row is not None:
-                return _stored(entry, row[0], row[1], created_at)
-    raise RuntimeError(f"could not number an event for user {entry.user_id}")
+    pk, seq = lookups.append_event(_values(entry, created_at))
+    return _stored(entry, pk, seq, created_at)
 
 
 def _values(entry: Entry, created_at: datetime) -> list[Any]:

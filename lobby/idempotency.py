@@ -34,9 +34,8 @@ from django.utils import timezone
 from ninja.responses import NinjaJSONEncoder
 from pydantic_core import to_json
 
-from ginsite import rows
 from ginsite.apikit import KEEP_ANSWER, ApiError, error_response
-from lobby import tokens
+from lobby import lookups, tokens
 from lobby.models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
@@ -159,7 +158,7 @@ def _change_kept(
     kept: list[Answer] = []
 
     def keep(answer: Answer) -> None:
-        rows.insert(_record(user_id, key, print_, answer))
+        lookups.insert(_record(user_id, key, print_, answer))
         kept.append(answer)
 
     answer = change(keep)
@@ -181,7 +180,7 @@ def _record(user_id: int, key: str, print_: str, answer: Answer) -> IdempotencyR
 def _insert_alone(record: IdempotencyRecord) -> None:
     nested = transaction.get_connection().in_atomic_block
     with transaction.atomic() if nested else nullcontext():
-        rows.insert(record)
+        lookups.insert(record)
 
 
 def _found(user_id: int, key: str) -> IdempotencyRecord | None:
@@ -277,7 +276,7 @@ class IdempotencyMiddleware:
         is not the key's rolls back the change with the record: nothing was made."""
         with transaction.atomic():
             record = IdempotencyRecord(user_id=user_id, key=key, fingerprint=print_)
-            if not rows.insert_new(record):
+            if not lookups.insert_new(record):
                 found = _found(user_id, key)
                 if found is None:  # purged in between: treat as new next time
                     raise ApiError(409, "idempotency_in_progress", "Retry this request.")
@@ -292,7 +291,7 @@ class IdempotencyMiddleware:
                 record.status = answer.status
                 record.content_type = answer.content_type
                 record.body = answer.body
-                rows.update(record, ["status", "content_type", "body"])
+                lookups.save_fields(record, ["status", "content_type", "body"])
             else:
                 transaction.set_rollback(True)
         return response

@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from games.presence import LOBBY_MATCH_IDLE, in_lobby_match
-from ginsite import rows
-from lobby import completion, event_feeds
+from lobby import completion, event_feeds, lookups
 from lobby.broadcast import publish
 from lobby.models import Block, Challenge, Presence, Seek
 
@@ -112,42 +111,13 @@ def online_players(viewer_id: int, now: datetime | None = None) -> OnlinePlayers
 def seen(user: AbstractBaseUser, channel_name: str) -> bool:
     """Record that a page of ``user`` is alive. True when the user has just come online."""
     now = timezone.now()
-    # Written out (``ginsite.rows``): every API request of a player asks this, and the ORM's
-    # building of these three statements was 6% of the server's time pairing 500 players.
-    at, cutoff = (connection.ops.adapt_datetimefield_value(t) for t in (now, now - PRESENCE_TTL))
-    c = _PRESENCE.bare
-    with connection.cursor() as cursor:
-        # The common case, a request or stream whose row still counts: its player was online
-        # and stays so, in one statement.
-        cursor.execute(
-            f"UPDATE {_PRESENCE.name} SET {c('last_seen')} = %s"
-            f" WHERE {c('channel_name')} = %s AND {c('user')} = %s AND {c('last_seen')} > %s",
-            [at, channel_name, user.pk, cutoff],
-        )
-        if cursor.rowcount:
-            return False
-        cursor.execute(
-            f"SELECT 1 FROM {_PRESENCE.name}"
-            f" WHERE {c('user')} = %s AND {c('last_seen')} > %s LIMIT 1",
-            [user.pk, cutoff],
-        )
-        was_online = cursor.fetchone() is not None
-        # The row, new or gone stale, in one statement (two requests of one player at once:
-        # the second one's timestamp wins, as good as the first's).
-        cursor.execute(
-            f"INSERT INTO {_PRESENCE.name} ({c('channel_name')}, {c('user')},"
-            f" {c('last_seen')}) VALUES (%s, %s, %s) ON CONFLICT ({c('channel_name')})"
-            f" DO UPDATE SET {c('user')} = EXCLUDED.{c('user')},"
-            f" {c('last_seen')} = EXCLUDED.{c('last_seen')}",
-            [channel_name, user.pk, at],
-        )
+    was_online = lookups.mark_seen(user.pk, channel_name, now, now - PRESENCE_TTL)
+    if was_online is None:
+        return False  # its row still counted: online, and it stays so
     if not was_online:
         publish(["players", "challenges", "seeks"])
         transaction.on_commit(note_change, robust=True)
     return not was_online
-
-
-_PRESENCE = rows.Columns(Presence, "p")
 
 
 def seen_over_http(user: AbstractBaseUser) -> None:

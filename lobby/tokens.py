@@ -11,17 +11,14 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
-from functools import cache
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db import connection
 from django.utils import timezone
 
-from ginsite import rows
 from ginsite.apikit import check_auth_failures, note_auth_failure
 from ginsite.pushes import credentials_ended
-from lobby.models import ApiToken, Profile
+from lobby import lookups
+from lobby.models import ApiToken
 
 PREFIX = "gin_"
 # The characters shown in Settings (and in the admin) to tell tokens apart: "gin_" and 8 more.
@@ -65,7 +62,7 @@ def authenticate(secret: str) -> ApiToken | None:
     """The live token with this secret (its user active), or None."""
     if not secret.startswith(PREFIX) or len(secret) > 200:
         return None
-    token = _with_account(digest(secret))
+    token = lookups.token_with_account(digest(secret))
     if token is None:
         return None
     now = timezone.now()
@@ -73,39 +70,6 @@ def authenticate(secret: str) -> ApiToken | None:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
     return token
-
-
-@cache
-def _lookup(vendor: str) -> tuple[str, rows.Columns, rows.Columns, rows.Columns]:
-    token, user, profile = (
-        rows.Columns(ApiToken, "t"),
-        rows.Columns(get_user_model(), "u"),
-        rows.Columns(Profile, "p"),
-    )
-    sql = (
-        f"SELECT {token.sql}, {user.sql}, {profile.sql} FROM {token.table}"
-        f" JOIN {user.table} ON {user.column('id')} = {token.column('user')}"
-        f" LEFT JOIN {profile.table} ON {profile.column('user')} = {user.column('id')}"
-        f" WHERE {token.column('digest')} = %s AND {user.column('is_active')} = %s"
-    )
-    return sql, token, user, profile
-
-
-def _with_account(token_digest: str) -> ApiToken | None:
-    """``ApiToken.objects.select_related("user", "user__profile").filter(digest=...,
-    user__is_active=True).first()``, the lookup of every API request, without the ORM's
-    building (``ginsite.rows``)."""
-    sql, token_cols, user_cols, profile_cols = _lookup(connection.vendor)
-    row = rows.fetch_one(sql, [token_digest, True])
-    if row is None:
-        return None
-    token, end = token_cols.take(row)
-    user, end = user_cols.take(row, end)
-    profile, _ = profile_cols.take(row, end)
-    assert token is not None and user is not None
-    rows.related(token, "user", user)
-    rows.related(user, "profile", profile)
-    return token  # type: ignore[return-value]
 
 
 def authenticate_from(address: str | None, secret: str) -> ApiToken | None:

@@ -59,3 +59,10 @@ ACCOUNT_RATE_LIMITS = {**ACCOUNT_RATE_LIMITS, "new_account": "100000/1h/ip"}
 # Mail stays in memory (django.core.mail.outbox), as EMAIL_URL=locmem:// gives it; the tests
 # of the production path point the SMTP backend at a local server (tests/mailserver.py).
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+# The suite's commits on PostgreSQL need not wait for the disk (synchronous_commit=off): no
+# test outlives a crash of PostgreSQL itself, and the flush of each commit is a good part of
+# a short test's time there. The servers the distributed tests start read ginsite.settings and
+# commit as a site does.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"  # noqa: F405

@@ -9,7 +9,6 @@ from django.utils.translation import gettext as _
 
 from games import lookups
 from games.models import Match
-from ginsite import rows
 from ginsite.refusals import Refused
 
 from .refusals import MatchClosed, StaleVersion
@@ -68,4 +67,4 @@ def copy_row(source: Match, target: Match) -> None:
         return
     for field in ROW_FIELDS:
         setattr(target, field, getattr(source, field))
-    rows.prefetched(target, "seats", list(source.seats.all()))
+    lookups.with_seats(target, list(source.seats.all()))

@@ -4,12 +4,10 @@ Bea at a time."""
 from __future__ import annotations
 
 import contextlib
-import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,7 +17,6 @@ from games.engine import PRESETS, MatchState, Ruleset
 from games.models import Match, Seat
 from games.presence import in_lobby_match
 from games.state_cache import first_state, pending
-from ginsite import rows
 from ginsite.refusals import Refused
 
 from .checks import CURRENT
@@ -71,19 +68,7 @@ def lock_players(user_ids: Iterable[int], *, skip_locked: bool = False) -> set[i
     ids = sorted(set(user_ids))
     if not ids or connection.vendor != "postgresql":
         return set(ids)
-    users = _users()
-    held = rows.fetch_all(
-        f"SELECT {users.column('id')} FROM {users.table}"
-        f" WHERE {users.column('id')} IN ({', '.join(['%s'] * len(ids))})"
-        f" ORDER BY {users.column('id')} FOR NO KEY UPDATE{' SKIP LOCKED' if skip_locked else ''}",
-        ids,
-    )
-    return {user_id for (user_id,) in held}
-
-
-@functools.cache
-def _users() -> rows.Columns:
-    return rows.Columns(get_user_model(), "u")
+    return lookups.lock_players(ids, skip_locked=skip_locked)
 
 
 def create_match(
@@ -129,7 +114,7 @@ def create_match(
             **({"fair": fair} if fair is not None else {}),
         )
         first = _first_turn(match)
-        rows.insert(match)
+        lookups.insert(match)
         _seat_and_announce(match, seats, first)
     return match
 
@@ -148,16 +133,16 @@ def _seat_and_announce(match: Match, seats: tuple[SeatSpec, SeatSpec], first: Ma
         )
         for number, spec in enumerate(seats)
     ]
-    rows.insert(*created)
+    lookups.insert(*created)
     # The match as the subscribers need it, read from nowhere (its seats, no offers yet, its
     # first state): each player's event carries their view of the new match, so that no
     # stream reads it again.
-    rows.prefetched(match, "seats", created)
+    lookups.with_seats(match, created)
     setattr(match, lookups.OFFERS_READ, [])
     with pending(match, first):
         outbox.announce(match, events.STARTED, first.to_act, fresh_seats=True)
     # The caller's match reads them as they will be, not as they were at its start.
-    rows.forget_prefetched(match, "seats")
+    lookups.forget_seats(match)
     delattr(match, lookups.OFFERS_READ)
 
 

@@ -16,7 +16,6 @@ from games.engine import IllegalAction, MatchState, apply
 from games.models import Action, HandRecord, Match
 from games.presence import is_connected, seat_active
 from games.state_cache import SEED_WAIT_SECONDS, load_state, pending
-from ginsite import rows
 from ginsite.refusals import Refused
 
 from .checks import CURRENT, ROW_FIELDS, checked, copy_row, lock_for, stale
@@ -170,10 +169,7 @@ def _store(
         # A new turn (or none): a draw and the discard after it are one turn.
         match.turn_began_at = None if after.to_act is None else now
     # The actions and the row together: one round trip on PostgreSQL.
-    found = rows.fetch_sets(
-        [rows.insert_statement(*actions), rows.update_statement(match, ROW_FIELDS)]
-    )
-    rows.inserted(actions, found[0])
+    lookups.store_move(actions, match, ROW_FIELDS)
     return reason
 
 
@@ -225,7 +221,7 @@ def _deal_without_missing_seeds(pk: int, now: datetime) -> bool:
             # Nothing (left) to wait for; or friends at a private table, who wait for each
             # other: the wait starts again while one of them is not there.
             locked.deal_due = now + SEED_WAIT if missing else None
-            rows.update(locked, ("deal_due",))
+            lookups.save_fields(locked, ("deal_due",))
             return False
         # What a client that sends no seed of its own sends, on each missing seat's behalf.
         moves = [(seat, {"type": "seed"}) for seat in missing]

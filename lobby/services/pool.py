@@ -44,16 +44,14 @@ from games.correspondence import check_days
 from games.models import Match
 from games.outbox import sweeper
 from games.services import lock_players
-from ginsite import rows
 from ginsite.refusals import Conflict
-from lobby import event_log
+from lobby import event_log, lookups
 from lobby.broadcast import publish_to, send_to_match
 from lobby.event_feeds import person_json
 from lobby.models import Block, PoolEntry
 from lobby.presence import busy_user_ids, seen_over_http
 from lobby.ratings import aborts, eligibility
 from lobby.ratings.glicko import START_RATING
-from lobby.ratings.models import Rating
 
 from .pairing import check_free, check_rules, new_match, withdraw_elsewhere
 from .pool_pairs import WIDEN_OVER, Pool, window
@@ -147,7 +145,7 @@ def join_pool(
                 previous_opponent_id=previous_opponent,
                 joined_at=now,
             )
-            rows.insert(entry)
+            lookups.insert(entry)
             publish_to([user.pk], ["pool"])
     except IntegrityError:
         raise Conflict(
@@ -176,23 +174,10 @@ def _plays_by_bot(user: AbstractBaseUser) -> bool:
     return bool(getattr(profile, "plays_by_bot", False))
 
 
-_RATINGS, _ENTRIES = rows.Columns(Rating, "r"), rows.Columns(PoolEntry, "e")
-
-
 def _rating_and_previous_opponent(user_id: int, preset: str) -> tuple[float, int | None]:
-    """The player's rating in this preset, and whom the pool paired them with last, in one
-    statement (written out: a join's statements are the burst's cost)."""
-    rating, entry = _RATINGS, _ENTRIES
-    found = rows.fetch_one(
-        f"SELECT (SELECT {rating.column('rating')} FROM {rating.table}"
-        f" WHERE {rating.column('user')} = %s AND {rating.column('preset')} = %s),"
-        f" (SELECT {entry.column('opponent')} FROM {entry.table}"
-        f" WHERE {entry.column('user')} = %s AND {entry.column('status')} = %s"
-        f" ORDER BY {entry.column('ended_at')} DESC, {entry.column('id')} DESC LIMIT 1)",
-        [user_id, preset, user_id, PoolEntry.Status.PAIRED.value],
-    )
-    assert found is not None
-    return (START_RATING if found[0] is None else found[0]), found[1]
+    """The player's rating in this preset, and whom the pool paired them with last."""
+    rating, previous = lookups.rating_and_previous_opponent(user_id, preset)
+    return (START_RATING if rating is None else rating), previous
 
 
 # --- Pairing -----------------------------------------------------------------------------------
@@ -242,20 +227,12 @@ def _one_pass_at_a_time() -> Iterator[bool]:
     if connection.vendor != "postgresql":
         yield True
         return
-    with connection.cursor() as cursor:
-        # The first lock free, in one round trip (CASE tries them in order, and stops).
-        cursor.execute(
-            "SELECT CASE WHEN pg_try_advisory_lock(%s) THEN %s"
-            " WHEN pg_try_advisory_lock(%s) THEN %s END",
-            [_POOL_LOCKS[0], _POOL_LOCKS[0], _POOL_LOCKS[1], _POOL_LOCKS[1]],
-        )
-        got = cursor.fetchone()[0]
+    got = lookups.first_free_lock(_POOL_LOCKS)
     try:
         yield got is not None
     finally:
         if got is not None:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [got])
+            lookups.unlock(got)
 
 
 def _pass(now: datetime | None, deadline: float | None) -> tuple[set[int], list[Match], bool]:
@@ -370,22 +347,7 @@ def _mark_paired(
                 match,
             )
             marked.append(me)
-    c = _ENTRIES.bare
-    cases = " ".join(["WHEN %s THEN %s"] * len(marked))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {_ENTRIES.name} SET {c('status')} = %s, {c('ended_at')} = %s,"
-            f" {c('opponent')} = CASE {c('id')} {cases} END,"
-            f" {c('match')} = CASE {c('id')} {cases} END"
-            f" WHERE {c('id')} IN ({', '.join(['%s'] * len(marked))})",
-            [
-                PoolEntry.Status.PAIRED.value,
-                connection.ops.adapt_datetimefield_value(now),
-                *(v for e in marked for v in (e.pk, e.opponent_id)),
-                *(v for e in marked for v in (e.pk, e.match_id)),
-                *(e.pk for e in marked),
-            ],
-        )
+    lookups.mark_paired(marked, now)
 
 
 def paired_json(entry: PoolEntry, opponent: Any, match: Match) -> dict[str, Any]:

@@ -54,3 +54,13 @@ def test_a_watcher_the_host_allowed_watches_there_without_seeing_the_link(alice:
         html = response.content.decode()
         assert "You are watching" in html
         assert table.token not in html
+
+
+def test_a_match_id_never_starts_like_a_command_line_option(monkeypatch):
+    """ginclient prints "python -m ginclient play <id>": an id starting with "-" (one in 64 of
+    token_urlsafe's) would be taken for an option there, so such a draw is made again."""
+    from games import models
+
+    draws = iter(["-starts-like-an-option", "-again", "Abc_-def"])
+    monkeypatch.setattr(models.secrets, "token_urlsafe", lambda _n: next(draws))
+    assert models.new_public_id() == "Abc_-def"
