@@ -50,6 +50,10 @@ class Row:
         ]
 
     @property
+    def public_id(self) -> str:
+        return self.match.public_id
+
+    @property
     def url(self) -> str:
         return reverse("games:table", args=[self.match.public_id])
 
@@ -69,6 +73,20 @@ class Row:
             "url": self.url,
         }
 
+    def public_json(self) -> dict[str, Any]:
+        """The row as anyone may read it on the player's page (``games.records``)."""
+        return {
+            "id": self.match.public_id,
+            "opponent": self.opponent,
+            "opponent_username": self.opponent_username,
+            "rules": self.preset,
+            "target": self.target,
+            "score": {"mine": self.mine, "theirs": self.theirs},
+            "result": self.result,
+            "status": self.status,
+            "created_at": self.date,
+        }
+
 
 def matches_of(user: AbstractBaseUser) -> Any:
     """The player's matches, newest first; a restarted match (replaced by agreement, counting
@@ -82,9 +100,11 @@ def matches_of(user: AbstractBaseUser) -> Any:
     )
 
 
-def _row(match: Match, user: AbstractBaseUser) -> Row:
+def row_of(match: Match, user_id: int, *, hands: bool = True) -> Row:
+    """The match as a row of the player's (``user_id``) list: its seats (with their players)
+    read already, and its hand records too when ``hands`` (the replays' links)."""
     seats = {s.number: s for s in match.seats.all()}
-    seat = next(n for n, s in seats.items() if s.user_id == user.pk and s.kind == Seat.Kind.PLAYER)
+    seat = next(n for n, s in seats.items() if s.user_id == user_id and s.kind == Seat.Kind.PLAYER)
     other = seats[1 - seat]
     scores = list(match.scores or [0, 0])
     result = "running" if match.is_active else "won" if match.winner_seat == seat else "lost"
@@ -102,7 +122,7 @@ def _row(match: Match, user: AbstractBaseUser) -> Row:
         result=result,
         status=match.status,
         date=match.created_at,
-        hands=tuple(sorted(r.hand_number for r in match.hand_records.all())),
+        hands=tuple(sorted(r.hand_number for r in match.hand_records.all())) if hands else (),
     )
 
 
@@ -111,4 +131,4 @@ def page_of(
 ) -> tuple[Page, list[Row]]:  # type: ignore[type-arg]
     """One page of the player's matches (a bad or too high number gives the nearest page)."""
     page = Paginator(matches_of(user), per_page).get_page(numbers.parse(number, low=1) or 1)
-    return page, [_row(m, user) for m in page.object_list]
+    return page, [row_of(m, user.pk) for m in page.object_list]

@@ -4,18 +4,18 @@ losses per preset, recent public matches and the head-to-head record of two play
 Public means played in the lobby (``Match.Kind.LOBBY``), which anyone signed in may watch.
 Private tables, pass and play, lessons and matches against Bea are nobody else's business and
 count in none of these; a restarted match (replaced by agreement) counts for nobody. No cards:
-the rows hold names, rules, scores and results only.
+the rows (``games.history``'s, as the player's own list shows them) hold names, rules, scores
+and results only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, F, Q, QuerySet
 
 from games import access
+from games.history import Row, row_of
 from games.labels import PRESET_NAMES
 from games.models import Match, Seat, seats_with_players
 
@@ -62,37 +62,7 @@ def record(user: AbstractBaseUser) -> list[dict[str, Any]]:
     ]
 
 
-@dataclass(frozen=True)
-class PublicRow:
-    """One public match of a player's, as anyone may see it."""
-
-    public_id: str
-    opponent: str
-    opponent_username: str | None
-    preset: str
-    preset_label: str
-    target: int
-    mine: int
-    theirs: int
-    result: str  # "running", "won" or "lost"
-    status: str  # Match.Status
-    date: datetime
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "id": self.public_id,
-            "opponent": self.opponent,
-            "opponent_username": self.opponent_username,
-            "rules": self.preset,
-            "target": self.target,
-            "score": {"mine": self.mine, "theirs": self.theirs},
-            "result": self.result,
-            "status": self.status,
-            "created_at": self.date,
-        }
-
-
-def recent_matches(user: AbstractBaseUser, viewer: Any, limit: int = RECENT) -> list[PublicRow]:
+def recent_matches(user: AbstractBaseUser, viewer: Any, limit: int = RECENT) -> list[Row]:
     """The player's latest lobby matches as ``viewer`` may see them: running ones included
     where ``viewer`` may watch them, that is signed in and kept apart (``access.kept_apart``,
     a block either way) from neither player, as the lobby's lists of matches do. So a
@@ -109,28 +79,7 @@ def recent_matches(user: AbstractBaseUser, viewer: Any, limit: int = RECENT) -> 
         .distinct()
         .order_by("-created_at", "-pk")[:limit]
     )
-    return [_row(match, user.pk) for match in matches]
-
-
-def _row(match: Match, user_id: int) -> PublicRow:
-    seats = {s.number: s for s in match.seats.all()}
-    seat = next(n for n, s in seats.items() if s.user_id == user_id)
-    other = seats[1 - seat]
-    scores = list(match.scores or [0, 0])
-    preset = str(match.rules.get("name", ""))
-    return PublicRow(
-        public_id=match.public_id,
-        opponent=other.display_name,
-        opponent_username=other.user.get_username() if other.user is not None else None,
-        preset=preset,
-        preset_label=str(PRESET_NAMES.get(preset, preset)),
-        target=int(match.rules.get("target", 0)),
-        mine=scores[seat],
-        theirs=scores[1 - seat],
-        result="running" if match.is_active else "won" if match.winner_seat == seat else "lost",
-        status=match.status,
-        date=match.created_at,
-    )
+    return [row_of(match, user.pk, hands=False) for match in matches]
 
 
 def head_to_head(user: AbstractBaseUser, other: AbstractBaseUser) -> dict[str, int]:

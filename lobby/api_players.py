@@ -89,7 +89,7 @@ def public_record(viewer: Any, other: Any) -> dict[str, Any]:
     me = viewer.pk == other.pk
     return {
         "record": [{k: r[k] for k in ("preset", "won", "lost")} for r in records.record(other)],
-        "recent_matches": [row.as_json() for row in records.recent_matches(other, viewer)],
+        "recent_matches": [row.public_json() for row in records.recent_matches(other, viewer)],
         "head_to_head": None if me else records.head_to_head(viewer, other),
         "following": not me and not hidden and lobby_services.follows(viewer, other),
     }
