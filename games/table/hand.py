@@ -8,9 +8,6 @@ from django.utils.translation import gettext as _
 
 from games.engine import display
 from games.labels import card
-from games.models import HandOrder
-
-from .sorting import sorted_hand
 
 
 def just_drawn(view: dict[str, Any]) -> str:
@@ -23,10 +20,10 @@ def just_drawn(view: dict[str, Any]) -> str:
 
 
 def hand_cards(
-    view: dict[str, Any], hint_action: dict[str, Any], order: HandOrder | None = None
+    view: dict[str, Any], hint_action: dict[str, Any], arranged: list[tuple[str, bool, bool]]
 ) -> list[dict[str, Any]]:
-    """The hand in the player's order (a sort, or where they dragged the cards), each card
-    ready to draw: melded or not, selectable for the discard, and the card just drawn."""
+    """The hand in the player's order (``arranged``: ``sorting.sorted_hand``), each card ready
+    to draw: melded or not, selectable for the discard, and the card just drawn."""
     after = view["deadwood_after_discard"] or {}
     choosing = bool(after) and any(a["type"] == "discard" for a in view["legal_actions"])
     knock_cards = {a["card"] for a in view["legal_actions"] if a["type"] == "knock"}
@@ -48,7 +45,7 @@ def hand_cards(
             fresh=code == blocked,
             just_drawn=code == drawn,
         )
-        for code, melded, group_start in sorted_hand(view, order)
+        for code, melded, group_start in arranged
     ]
 
 
@@ -107,3 +104,16 @@ def discard_info(view: dict[str, Any]) -> dict[str, Any]:
         # Why the card just taken refuses a discard gesture (gestures.js shows it).
         "refusal": refusal,
     }
+
+
+def add_cards(
+    ctx: dict[str, Any], view: dict[str, Any], arranged: list[tuple[str, bool, bool]]
+) -> None:
+    """The hand in the player's order (``arranged``), the piles and the discard buttons."""
+    ctx["hand_cards"] = hand_cards(view, ctx["hint_action"], arranged)
+    ctx["pile"] = pile(view, ctx["hint_action"])
+    if ctx["blocked"]:
+        # Both players must be connected: the piles show no buttons until they are.
+        ctx["pile"].update(can_draw_stock=False, can_draw_discard=False, can_take_upcard=False)
+    ctx["discard_info"] = discard_info(view)
+    ctx["known_cards"] = [card(c) for c in view["known_opponent_cards"]]

@@ -1,5 +1,6 @@
-"""The orders of cards on the table: a meld's, a loose hand's, and the one the player chose
-(a sort, or where they dragged the cards; ``games.arrange`` keeps it)."""
+"""The orders of cards on the table: a meld's, a loose hand's, a hand laid open at its end,
+and the one the player chose (a sort, or where they dragged the cards; ``games.arrange`` keeps
+it)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,27 @@ def by_rank(code: str) -> tuple[int, int]:
 
 def meld_order(meld: list[str]) -> list[str]:
     return sorted(meld, key=by_rank if len({c[1] for c in meld}) > 1 else by_suit)
+
+
+def laid_open(last: dict[str, Any]) -> dict[str, Any]:
+    """A finished hand's cards in the order they are laid open, by seat: each meld (the
+    knocker's with the cards laid off on it, where they fit), the deadwood by suit, and the
+    cards laid off, by suit."""
+    layoffs = last.get("layoffs") or []
+    laid_on: dict[int, list[str]] = {}
+    for layoff in layoffs:
+        laid_on.setdefault(layoff["meld"], []).append(layoff["card"])
+    return {
+        "melds": [
+            [
+                meld_order([*meld, *(laid_on.get(index, []) if s == last["knocker"] else [])])
+                for index, meld in enumerate(last["melds"][s])
+            ]
+            for s in (0, 1)
+        ],
+        "deadwood": [sorted(last["deadwood_cards"][s], key=by_suit) for s in (0, 1)],
+        "laid_off": sorted({layoff["card"] for layoff in layoffs}, key=by_suit),
+    }
 
 
 SORT_LABELS = {
