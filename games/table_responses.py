@@ -96,12 +96,13 @@ def moved_response(
 
 def move_answer(
     request: HtmxHttpRequest,
-    match: Match,
+    match: Match | None,
     seat: int | None,
     before: dict[str, Any] | None,
     refused: Refused | None,
 ) -> HttpResponse:
-    """The answer to a move: ``moved_response``, or with ``refused`` its ``refusal``."""
+    """The answer to a move: ``moved_response``, or with ``refused`` its ``refusal`` (with no
+    seat, or before the match was found, the message alone)."""
     status, notice = (refused.status, refused.message) if refused is not None else (200, "")
     if refused is not None:
         before = None  # every region: the page catches up with the real position
@@ -112,7 +113,7 @@ def move_answer(
 
 def _answer(
     request: HtmxHttpRequest,
-    match: Match,
+    match: Match | None,
     seat: int | None,
     before: dict[str, Any] | None,
     *,
@@ -124,7 +125,8 @@ def _answer(
     after a refusal, so that a stale page catches up with the real position), a redirect to
     the table after a move (post/redirect/get), or a refusal's ``notice`` with the table as
     it really is now (without the first match's tips: the table itself showed them)."""
-    if seat is None:
+    if seat is None or match is None:
+        # No seat (or no match yet): the message alone, no table.
         return render(request, "games/refused.html", {"message": notice}, status=status)
     if not refused and not request.htmx:
         return redirect("games:table", match.public_id)

@@ -182,10 +182,9 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
 def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """A move from the table's form, through the page's door (``games.page_moves``): the regions
     it changed, or the refusal with the table as it really is now."""
-    asker = page_asker.find(request, public_id)
-    match, seat, before, refused = asker.match, asker.seat, None, None
+    match, seat, before, refused = None, None, None, None
     try:
-        seat = page_asker.seat(asker)
+        match, seat = page_asker.player(request, public_id)
         before = view_for(match, seat)
         match = page_moves.play(match.public_id, seat, request.POST)
     except Refused as caught:
