@@ -33,9 +33,9 @@ from games.engine import (
 from .labels import card
 from .models import HandRecord, HandReview, Match
 from .state_cache import first_state
+from .table.hand import laid_open
 from .table.moves import describe_move
 from .table.results import result_context
-from .table.sorting import laid_open
 
 
 class NoSuchHand(Exception):  # noqa: N818 - the callers answer 404, as for a missing page

@@ -21,10 +21,9 @@ from games.labels import PRESET_NAMES, card, level_name
 from games.models import Match, Seat
 from ginsite.language import socket_url
 
-from .hand import add_cards
+from .hand import add_cards, laid_open, order_info, saved_order, sorted_hand
 from .moves import describe_move, last_move_line, opponent_moves
 from .results import add_ending
-from .sorting import laid_open, order_info, saved_order, sorted_hand
 from .status import status_line
 
 
