@@ -5,7 +5,7 @@ The player to move has ``days_per_move`` days from the start of their turn
 (``Match.turn_began_at``: a draw and the discard after it are one turn). Being away is normal:
 no away-claim, and a player may play any number of correspondence matches beside their one
 live lobby match (``games.presence.in_lobby_match`` counts live ones only). Once the time to
-move has run out, the other player may claim the win (``games.move_clock.claimable``).
+move has run out, the other player may claim the win (``games.live_table.claimable``).
 
 Here: the offered choices and the check of a client's choice, the deadline of a match, the
 time left in words, and a player's "your turn" list (the home page, the lobby and the API).

@@ -101,3 +101,14 @@ class KindRules:
 kinds: dict[str, KindRules] = {}
 # Bea's level -> the move she makes from her view at that level (a script, not her judgement)
 scripted_levels: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+def add_to_table(ctx: dict[str, Any], match: Match, reader: int | None) -> None:
+    """What other apps add (``games.extras``): notes and links beside the names, lines under
+    the result of a finished match."""
+    notes = notes_for(match)
+    links = links_for(match, reader) if reader is not None else {}
+    for player in ctx["players"]:
+        player["note"] = notes.get(player["seat"], "")
+        player["links"] = links.get(player["seat"], [])
+    ctx["result_lines"] = [] if match.is_active else lines_for(match, reader)

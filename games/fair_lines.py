@@ -1,5 +1,5 @@
-"""The table's sentence about a hand's provably fair deal: who has cut the stock (older
-matches) or sent a seed for the deal (``docs/fairness.md``).
+"""The table's words about a hand's provably fair deal: the commitment, and the sentence on who
+has cut the stock (older matches) or sent a seed for the deal (``docs/fairness.md``).
 
 Each case is a whole sentence of its own, never a list of names joined by commas: "you and
 Alice", not "you, Alice"; and in German the words agree with who is named (du hast, ihr habt,
@@ -7,6 +7,8 @@ sie haben; von dir, deinem Seed), which no sentence with a blank for the names c
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.utils.translation import gettext as _
 
@@ -65,3 +67,28 @@ def _seeds_line(count: int, mine: bool, first: str, other: str) -> str:
         "comes from it and the seeds sent by %(first)s and %(second)s. Check it in the replay "
         "once the hand is over."
     ) % {"first": first, "second": other}
+
+
+def shuffle(
+    view: dict[str, Any], names: dict[int, str], seat: int, *, named_both: bool
+) -> dict[str, Any] | None:
+    """This hand's provably fair deal as the table shows it: the commitment, and who has
+    seeded the deal (or, in an older match, cut the stock). ``seed_wanted``: the page sends a
+    seed of its own now (this hand waits for it), or in an older match with this seat's next
+    move. ``named_both``: the page names both players (a watcher, pass-and-play), not "you"."""
+    shuffle = view.get("shuffle")
+    if not shuffle or view["phase"] in ("hand_over", "match_over"):
+        return None
+    seeded = shuffle["seeded"]
+    dealt_from_seeds = "awaiting" in shuffle
+    # Who cut (or seeded), the reader first; a sentence of its own for each case.
+    order = (0, 1) if named_both else (seat, 1 - seat)
+    cut = [s for s in order if seeded[s]]
+    return {
+        "commitment": shuffle["commitment"],
+        "seeded_deal": dealt_from_seeds,
+        "cut_line": fair_line(cut, names, seat, you=not named_both, seeds=dealt_from_seeds),
+        "seed_wanted": {"type": "seed"} in view["legal_actions"]
+        if dealt_from_seeds
+        else bool(view["legal_actions"]) and not seeded[seat],
+    }

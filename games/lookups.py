@@ -95,18 +95,16 @@ def match_to_show(pk: int) -> Match | None:
     offers read with it (``OFFERS_READ``): all a table socket's render of the match reads of
     it, in one round trip on PostgreSQL. None when there is no such match."""
     _, offers_sql, match_cols, offer_cols = _locked_sql(connection.vendor)
+    players_sql, seat_cols, user_cols, profile_cols = _players_sql(connection.vendor)
     found = rows.fetch_sets(
-        [
-            (_shown_sql(connection.vendor), [pk]),
-            (_players_sql(connection.vendor)[0], [pk]),
-            (offers_sql, [pk]),
-        ]
+        [(_shown_sql(connection.vendor), [pk]), (players_sql, [pk]), (offers_sql, [pk])]
     )
     if not found[0]:
         return None
     match, _ = match_cols.take(found[0][0])
     assert match is not None
-    rows.prefetched(match, "seats", _seats_from(found[1]))
+    seats = rows.chained(found[1], seat_cols, ("user", user_cols), ("profile", profile_cols))
+    rows.prefetched(match, "seats", seats)
     setattr(match, OFFERS_READ, [offer_cols.take(r)[0] for r in found[2]])
     return match  # type: ignore[return-value]
 
@@ -201,17 +199,8 @@ def _seats_with_players(match_id: int) -> list[Seat]:
 
 def _seats_from(found: list[tuple[Any, ...]]) -> list[Seat]:
     _, seat_cols, user_cols, profile_cols = _players_sql(connection.vendor)
-    seats = []
-    for row in found:
-        seat, end = seat_cols.take(row)
-        user, end = user_cols.take(row, end)
-        profile, _ = profile_cols.take(row, end)
-        assert seat is not None
-        rows.related(seat, "user", user)  # none for Bea's seat
-        if user is not None:
-            rows.related(user, "profile", profile)
-        seats.append(seat)
-    return seats  # type: ignore[return-value]
+    # Bea's seat has no user (and so no profile).
+    return rows.chained(found, seat_cols, ("user", user_cols), ("profile", profile_cols))  # type: ignore[return-value]
 
 
 @cache

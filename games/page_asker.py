@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, cast
 
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import access, starts
 from games.models import Match
@@ -19,6 +20,9 @@ from games.services import NotYourSeat
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+
+
+NO_SEAT = gettext_lazy("This is not your match: you hold no seat.")
 
 
 @dataclass(frozen=True)
@@ -52,10 +56,19 @@ def find(
     return asker
 
 
+def player(request: HttpRequest, public_id: str) -> tuple[Match, int]:
+    """The match ``public_id`` and the seat the sender holds at it: no such match is a 404,
+    no seat ``NotYourSeat`` (403)."""
+    asker = find(request, public_id)
+    if asker.seat is None:
+        raise NotYourSeat(str(NO_SEAT))
+    return asker.match, asker.seat
+
+
 def seat(asker: access.Asker) -> int:
     """The seat the asker holds; none is ``NotYourSeat`` (403)."""
     if asker.seat is None:
-        raise NotYourSeat(_("This is not your match: you hold no seat."))
+        raise NotYourSeat(str(NO_SEAT))
     return asker.seat
 
 

@@ -1,6 +1,6 @@
 """Who is at a live table: each seat's open sockets and other signs of life, and how long the
-player to move has been away. The move clock and claims are ``games.move_clock``; what the live
-parts of a table show (presence, offers, the next match) is ``games.live_table``.
+player to move has been away. The move clock and claims, and what the live parts of a table
+show (presence, offers, the next match), are ``games.live_table``.
 
 Shared by every server process through the database: a seat counts its open sockets and the
 last time one of them proved alive. A process that dies leaves the count too high, so a seat

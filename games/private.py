@@ -196,6 +196,13 @@ def invite_url(request: HttpRequest, table: PrivateTable) -> str:
     return request.build_absolute_uri(reverse("games:private", args=[table.token]))
 
 
+def invite(request: HttpRequest, table: PrivateTable | None) -> dict[str, Any] | None:
+    """What a private table's page shows of its invitation (None for any other match)."""
+    if table is None:
+        return None
+    return {"url": invite_url(request, table), "allow_spectators": table.allow_spectators}
+
+
 # --- Expiry -----------------------------------------------------------------------------------
 
 

@@ -33,6 +33,7 @@ from games.engine import (
 from .labels import card
 from .models import HandRecord, HandReview, Match
 from .state_cache import first_state
+from .table.hand import laid_open
 from .table.moves import describe_move
 from .table.results import result_context
 
@@ -243,7 +244,11 @@ def page_context(replay: Replay, index: int) -> dict[str, Any]:
             "stock_count": len(state.stock),
         },
         "result": result_context(
-            {"last_hand": replay.result, "rules": match.rules}, names, 0, spectator=True
+            {"last_hand": replay.result, "rules": match.rules},
+            names,
+            0,
+            laid_open(replay.result),
+            spectator=True,
         )
         if index == last
         else None,

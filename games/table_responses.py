@@ -22,8 +22,9 @@ from games.ai import hint as bea_hint
 from games.models import Match
 from games.readers import WATCHER, view_for
 from games.table.context import table_context
-from games.table.regions import render_regions, render_update
+from games.table.regions import REGIONS, changed_regions, render_regions
 from ginsite import numbers
+from ginsite.refusals import Refused
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -71,10 +72,7 @@ def table_response(
     view = view_for(match, seat)
     context = table_context(match, seat, view, hint=hint_for(view) if hint else None, notice=notice)
     if match.table is not None:
-        context["invite"] = {
-            "url": private.invite_url(request, match.table),
-            "allow_spectators": match.table.allow_spectators,
-        }
+        context["invite"] = private.invite(request, match.table)
     context["tips"] = tips.should_show(request, match)
     response = render(request, "games/table.html", context, status=status)
     if context["tips"]:
@@ -86,37 +84,62 @@ def refusal(
     request: HtmxHttpRequest, match: Match, seat: int | None, status: int, message: str
 ) -> HttpResponse:
     """A refused request: the message, and the table as it really is now."""
-    if seat is None:
-        return render(request, "games/refused.html", {"message": message}, status=status)
-    if request.htmx:
-        # Every region (no view before), not just the notice: a stale page catches up with
-        # the real position.
-        return _regions(request, match, seat, None, status=status, notice=message)
-    return table_response(request, match, seat, status=status, notice=message)
+    return _answer(request, match, seat, None, refused=True, status=status, notice=message)
 
 
 def moved_response(
     request: HtmxHttpRequest, match: Match, seat: int, before: dict[str, Any] | None
 ) -> HttpResponse:
     """The answer to a move that went through."""
-    if not request.htmx:
-        return redirect("games:table", match.public_id)
-    return _regions(request, match, seat, before)
+    return _answer(request, match, seat, before)
 
 
-def _regions(
+def move_answer(
     request: HtmxHttpRequest,
-    match: Match,
-    seat: int,
+    match: Match | None,
+    seat: int | None,
+    before: dict[str, Any] | None,
+    refused: Refused | None,
+) -> HttpResponse:
+    """The answer to a move: ``moved_response``, or with ``refused`` its ``refusal`` (with no
+    seat, or before the match was found, the message alone)."""
+    status, notice = (refused.status, refused.message) if refused is not None else (200, "")
+    if refused is not None:
+        before = None  # every region: the page catches up with the real position
+    return _answer(
+        request, match, seat, before, refused=refused is not None, status=status, notice=notice
+    )
+
+
+def _answer(
+    request: HtmxHttpRequest,
+    match: Match | None,
+    seat: int | None,
     before: dict[str, Any] | None,
     *,
+    refused: bool = False,
     status: int = 200,
     notice: str = "",
 ) -> HttpResponse:
-    """The regions that changed since ``before`` (all of them without it), as htmx swaps."""
-    after = view_for(match, seat)
-    html = render_update(match, seat, before, after, request=request, notice=notice)
-    return HttpResponse(html, status=status)
+    """The regions that changed since the page's view ``before`` (over htmx; every region
+    after a refusal, so that a stale page catches up with the real position), a redirect to
+    the table after a move (post/redirect/get), or a refusal's ``notice`` with the table as
+    it really is now (without the first match's tips: the table itself showed them)."""
+    if seat is None or match is None:
+        # No seat (or no match yet): the message alone, no table.
+        return render(request, "games/refused.html", {"message": notice}, status=status)
+    if not refused and not request.htmx:
+        return redirect("games:table", match.public_id)
+    view = view_for(match, seat)
+    context = table_context(match, seat, view, notice=notice)
+    if request.htmx:
+        changed = changed_regions(before, view)
+        names = [n for n in REGIONS if n in changed or n == "notice"]
+        html = render_regions(names, context, request)
+        return HttpResponse(html, status=status)
+    if match.table is not None:
+        context["invite"] = private.invite(request, match.table)
+    return render(request, "games/table.html", context, status=status)
 
 
 def client_version(request: HtmxHttpRequest) -> int | None:

@@ -44,6 +44,7 @@ from games.table_responses import (
     client_version,
     hint_for,
     login_or_guest_required,
+    move_answer,
     moved_response,
     refusal,
     save_order,
@@ -181,14 +182,14 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
 def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """A move from the table's form, through the page's door (``games.page_moves``): the regions
     it changed, or the refusal with the table as it really is now."""
-    asker = page_asker.find(request, public_id)
+    match, seat, before, refused = None, None, None, None
     try:
-        seat = page_asker.seat(asker)
-        before = view_for(asker.match, seat)
-        moved = page_moves.play(asker.match.public_id, seat, request.POST)
-    except Refused as refused:
-        return refusal(request, asker.match, asker.seat, refused.status, refused.message)
-    return moved_response(request, moved, seat, before)
+        match, seat = page_asker.player(request, public_id)
+        before = view_for(match, seat)
+        match = page_moves.play(match.public_id, seat, request.POST)
+    except Refused as caught:
+        refused = caught
+    return move_answer(request, match, seat, before, refused)
 
 
 @login_or_guest_required

@@ -139,6 +139,27 @@ def related(instance: Model, name: str, value: Model | None) -> None:
         field.remote_field.set_cached_value(value, instance)  # type: ignore[union-attr]
 
 
+def chained(
+    found: Sequence[Sequence[Any]], first: Columns, *links: tuple[str, Columns]
+) -> list[Model]:
+    """Each row's first object (``first``'s columns) with the objects joined after it, each
+    kept as ``related`` on the one before it by its name in ``links`` (``("user", users),
+    ("profile", profiles)``: ``seat.user.profile``), as ``select_related`` keeps them; a join
+    that found no row ends its chain there."""
+    objects = []
+    for row in found:
+        obj, end = first.take(row)
+        assert obj is not None
+        owner: Model | None = obj
+        for name, columns in links:
+            value, end = columns.take(row, end)
+            if owner is not None:
+                related(owner, name, value)
+            owner = value
+        objects.append(obj)
+    return objects
+
+
 def prefetched(instance: Model, name: str, objects: Sequence[Model]) -> None:
     """Keep ``objects`` as ``instance``'s related ``name`` (a reverse foreign key), as
     ``prefetch_related_objects`` keeps them: ``instance.<name>.all()`` reads no database, and

@@ -9,8 +9,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import events, outbox
+from games.live_table import claimable
 from games.models import Match, Offer
-from games.move_clock import claimable
 
 from .checks import copy_row, lock_for
 from .refusals import IllegalMove

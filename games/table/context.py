@@ -17,16 +17,15 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from games import correspondence, extras, readers
-from games.fair_lines import fair_line
+from games.fair_lines import shuffle
 from games.labels import PRESET_NAMES, card, level_name
 from games.models import Match, Seat
 from games.results_card.views import card_url
 from ginsite.language import socket_url
 
-from .hand import discard_info, hand_cards, pile
+from .hand import add_cards, laid_open, order_info, saved_order, sorted_hand
 from .moves import describe_move, last_move_line, opponent_moves
-from .results import history, result_context, settlement
-from .sorting import order_info, saved_order
+from .results import add_ending
 from .status import status_line
 
 
@@ -71,24 +70,24 @@ def table_context(
     if spectator:
         ctx["watched"] = _watched(view, ctx["names"][seat])
     _add_talk(ctx, view, seat, spectator)
-    _add_cards(ctx, view, seats.get(seat), spectator)
-    _add_ending(ctx, match, view, seat)
-    _add_other_apps(ctx, match, None if spectator or ctx["local"] else seat)
+    # Each part of the table from its own module, in order, each handed what it needs.
+    ctx["shuffle"] = shuffle(view, ctx["names"], seat, named_both=spectator or ctx["local"])
+    # The player's own order of their hand (a sort, or where they dragged the cards).
+    order = None
+    if not spectator and view["hand"] and not ctx["hand_ended"]:
+        order = saved_order(seats.get(seat))
+    ctx["hand_order"] = order_info(order)
+    arranged = sorted_hand(view, order)
+    laid = laid_open(view["last_hand"]) if view["last_hand"] else None
+    add_cards(ctx, view, arranged)
+    add_ending(ctx, match, view, seat, laid)
+    # The results card to share, once the match is over (games/results_card).
+    ctx["card_url"] = "" if match.is_active or ctx["local"] else card_url(match)
+    extras.add_to_table(ctx, match, None if spectator or ctx["local"] else seat)
     rules = extras.kinds.get(match.kind)
     if rules is not None:
         rules.table(match, ctx)  # a lesson's panel (games.lesson.hooks)
     return ctx
-
-
-def _add_other_apps(ctx: dict[str, Any], match: Match, reader: int | None) -> None:
-    """What other apps add (``games.extras``): notes and links beside the names, lines under
-    the result of a finished match."""
-    notes = extras.notes_for(match)
-    links = extras.links_for(match, reader) if reader is not None else {}
-    for player in ctx["players"]:
-        player["note"] = notes.get(player["seat"], "")
-        player["links"] = links.get(player["seat"], [])
-    ctx["result_lines"] = [] if match.is_active else extras.lines_for(match, reader)
 
 
 def _who(match: Match, seat: int, seats: dict[int, Seat], spectator: bool) -> dict[str, Any]:
@@ -167,70 +166,6 @@ def _add_talk(ctx: dict[str, Any], view: dict[str, Any], seat: int, spectator: b
     )
     ctx["presence"] = _presence(ctx["live"], names, seat, spectator)
     ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]
-    ctx["shuffle"] = _shuffle(view, names, seat, named_both=spectator or ctx["local"])
-
-
-def _add_cards(
-    ctx: dict[str, Any], view: dict[str, Any], own: Seat | None, spectator: bool
-) -> None:
-    """The hand in the player's order, the piles and the discard buttons."""
-    order = None
-    if not spectator and view["hand"] and not ctx["hand_ended"]:
-        order = saved_order(own)
-    ctx["hand_order"] = order_info(order)
-    ctx["hand_cards"] = hand_cards(view, ctx["hint_action"], order)
-    ctx["pile"] = pile(view, ctx["hint_action"])
-    if ctx["blocked"]:
-        # Both players must be connected: the piles show no buttons until they are.
-        ctx["pile"].update(can_draw_stock=False, can_draw_discard=False, can_take_upcard=False)
-    ctx["discard_info"] = discard_info(view)
-    ctx["known_cards"] = [card(c) for c in view["known_opponent_cards"]]
-
-
-def _add_ending(ctx: dict[str, Any], match: Match, view: dict[str, Any], seat: int) -> None:
-    """The last hand laid open, the settlement, and the hands so far with their replays."""
-    names = ctx["names"]
-    ctx["result"] = None
-    if view["last_hand"]:
-        ctx["result"] = result_context(view, names, seat, ctx["spectator"] or ctx["local"])
-        ctx["result"]["replay_url"] = _replay_url(match, view["last_hand"]["hand_number"])
-    ctx["show_result"] = bool(
-        (ctx["result"] and ctx["hand_ended"])
-        or view["settlement"]
-        or view["phase"] == "match_over"
-        or not match.is_active
-    )
-    ctx["settlement"] = settlement(view, names) if view["settlement"] else None
-    # The results card to share, once the match is over (games/results_card).
-    ctx["card_url"] = "" if match.is_active or ctx["local"] else card_url(match)
-    ctx["history"] = history(view, names)
-    for row in ctx["history"]:
-        row["replay_url"] = _replay_url(match, row["hand_number"])
-
-
-def _shuffle(
-    view: dict[str, Any], names: dict[int, str], seat: int, *, named_both: bool
-) -> dict[str, Any] | None:
-    """This hand's provably fair deal as the table shows it: the commitment, and who has
-    seeded the deal (or, in an older match, cut the stock). ``seed_wanted``: the page sends a
-    seed of its own now (this hand waits for it), or in an older match with this seat's next
-    move. ``named_both``: the page names both players (a watcher, pass-and-play), not "you"."""
-    shuffle = view.get("shuffle")
-    if not shuffle or view["phase"] in ("hand_over", "match_over"):
-        return None
-    seeded = shuffle["seeded"]
-    dealt_from_seeds = "awaiting" in shuffle
-    # Who cut (or seeded), the reader first; a sentence of its own for each case.
-    order = (0, 1) if named_both else (seat, 1 - seat)
-    cut = [s for s in order if seeded[s]]
-    return {
-        "commitment": shuffle["commitment"],
-        "seeded_deal": dealt_from_seeds,
-        "cut_line": fair_line(cut, names, seat, you=not named_both, seeds=dealt_from_seeds),
-        "seed_wanted": {"type": "seed"} in view["legal_actions"]
-        if dealt_from_seeds
-        else bool(view["legal_actions"]) and not seeded[seat],
-    }
 
 
 def spectator_as_view(watched: dict[str, Any]) -> dict[str, Any]:
@@ -317,11 +252,6 @@ def _rules_line(rules: dict[str, Any], opponent: str, level: str) -> str:
             "level": level_name(level),
         }
     return line
-
-
-def _replay_url(match: Match, hand_number: int) -> str:
-    """A finished hand's replay (games.replays): whoever reads the table may read it."""
-    return reverse("games:replay", args=[match.public_id, hand_number])
 
 
 def _urls(match: Match, hints: bool) -> dict[str, str]:

@@ -4,38 +4,39 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.labels import KIND_NAMES, card
-
-from .sorting import by_suit, meld_order
+from games.models import Match
 
 
 def result_context(
-    view: dict[str, Any], names: dict[int, str], seat: int, spectator: bool = False
+    view: dict[str, Any],
+    names: dict[int, str],
+    seat: int,
+    laid: dict[str, Any],
+    spectator: bool = False,
 ) -> dict[str, Any]:
-    """The last hand laid open: both hands' melds, the layoffs, deadwood, kind and points."""
+    """The last hand laid open (``laid``: its cards in order, ``hand.laid_open``): both
+    hands' melds, the layoffs, deadwood, kind and points."""
     last = view["last_hand"]
     kind = last["kind"]
     knocker = last["knocker"]
     winner = last["winner"]
-    layoffs = last.get("layoffs") or []
-    laid_on: dict[int, list[str]] = {}
-    for layoff in layoffs:
-        laid_on.setdefault(layoff["meld"], []).append(layoff["card"])
-    laid_cards = {layoff["card"] for layoff in layoffs}
+    headline = (
+        _watched_headline(kind, knocker, winner, last["points"], names)
+        if spectator
+        else _result_headline(kind, knocker, winner, last["points"], names, seat)
+    )
+    laid_cards = set(laid["laid_off"])
     sides = []
     for s in (seat, 1 - seat):
-        melds = []
-        for index, meld in enumerate(last["melds"][s]):
-            # Laid-off cards sit in the knocker's meld where they fit, marked as laid off.
-            extra = laid_on.get(index, []) if s == knocker else []
-            cards = [
-                card(c, melded=c not in extra, laid_off=c in extra)
-                for c in meld_order([*meld, *extra])
-            ]
-            melds.append({"cards": cards})
-        deadwood = [card(c) for c in sorted(last["deadwood_cards"][s], key=by_suit)]
+        # Laid-off cards sit in the knocker's meld where they fit, marked as laid off.
+        melds = [
+            {"cards": [card(c, melded=c not in laid_cards, laid_off=c in laid_cards) for c in meld]}
+            for meld in laid["melds"][s]
+        ]
         sides.append(
             {
                 "seat": s,
@@ -43,9 +44,9 @@ def result_context(
                 "knocker": s == knocker,
                 "winner": s == winner,
                 "melds": melds,
-                "deadwood_cards": deadwood,
+                "deadwood_cards": [card(c) for c in laid["deadwood"][s]],
                 "deadwood": last["deadwood"][s],
-                "laid_off": [card(c) for c in sorted(laid_cards, key=by_suit)]
+                "laid_off": [card(c) for c in laid["laid_off"]]
                 if s != knocker and knocker is not None
                 else [],
             }
@@ -55,9 +56,7 @@ def result_context(
         "kind_name": KIND_NAMES.get(kind, kind),
         "hand_number": last.get("hand_number"),
         "points": last["points"],
-        "headline": _watched_headline(kind, knocker, winner, last["points"], names)
-        if spectator
-        else _result_headline(kind, knocker, winner, last["points"], names, seat),
+        "headline": headline,
         "sides": sides,
         "undercut_bonus": view["rules"]["undercut_bonus"],
         # Gin and Big Gin are celebrated for whoever went out, and for watchers (issue 41).
@@ -155,3 +154,30 @@ def history(view: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]
             }
         )
     return rows
+
+
+def add_ending(
+    ctx: dict[str, Any], match: Match, view: dict[str, Any], seat: int, laid: dict[str, Any] | None
+) -> None:
+    """The last hand laid open (``laid``: ``hand.laid_open``, None before any), the
+    settlement, and the hands so far with their replays."""
+    names = ctx["names"]
+    ctx["result"] = None
+    if view["last_hand"]:
+        ctx["result"] = result_context(view, names, seat, laid, ctx["spectator"] or ctx["local"])
+        ctx["result"]["replay_url"] = _replay_url(match, view["last_hand"]["hand_number"])
+    ctx["show_result"] = bool(
+        (ctx["result"] and ctx["hand_ended"])
+        or view["settlement"]
+        or view["phase"] == "match_over"
+        or not match.is_active
+    )
+    ctx["settlement"] = settlement(view, names) if view["settlement"] else None
+    ctx["history"] = history(view, names)
+    for row in ctx["history"]:
+        row["replay_url"] = _replay_url(match, row["hand_number"])
+
+
+def _replay_url(match: Match, hand_number: int) -> str:
+    """A finished hand's replay (games.replays): whoever reads the table may read it."""
+    return reverse("games:replay", args=[match.public_id, hand_number])

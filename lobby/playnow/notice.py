@@ -18,8 +18,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import events
+from games.live_table import CLAIM_AFTER_SECONDS
 from games.models import Match, Seat
-from games.move_clock import CLAIM_AFTER_SECONDS
 from ginsite.pushes import page_notice
 from lobby.regions import rules_label
 

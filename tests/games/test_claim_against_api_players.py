@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import live_table, move_clock, presence, services
+from games import live_table, presence, services
 from games.models import Match, Seat
 from lobby import completion, tokens
 from tests.api.conftest import API, body
@@ -139,7 +139,7 @@ def test_a_player_polling_their_events_cannot_be_claimed_against_within_the_minu
     clock.advance(59 - 30.6)
     _assert_not_claimable(match, alice, bob)
     clock.advance(71 - 59)
-    assert move_clock.claimable(_fresh(match), 0)
+    assert live_table.claimable(_fresh(match), 0)
     live = live_table.live_state(_fresh(match), 0)
     assert live is not None and live["claim_reason"] == "away"
 
@@ -150,9 +150,9 @@ def test_opening_the_table_page_is_a_sign_of_life_too(
     # A browser without JavaScript opens no socket; its page loads count. bob's last sign
     # of life was his move, more than 70 s ago: he is away.
     clock.advance(75)
-    assert move_clock.claimable(_fresh(match), 0)
+    assert live_table.claimable(_fresh(match), 0)
     assert signed_in(bob).get(url(match, "table")).status_code == 200
-    assert not move_clock.claimable(_fresh(match), 0)
+    assert not live_table.claimable(_fresh(match), 0)
     clock.advance(30.6)
     _assert_not_claimable(match, alice, bob)
 

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import move_clock, presence, services
+from games import live_table, presence, services
 from games.models import Match, Offer, Seat
 from games.stats import player_stats
 
@@ -193,7 +193,7 @@ def test_it_lets_a_player_claim_the_win_when_the_one_to_move_is_away(
     assert "Claim the win" not in alice_client.get(url(match, "table")).content.decode()
     assert _post(alice_client, match, "claim").status_code == 422
 
-    _bob_away(match, move_clock.CLAIM_AFTER_SECONDS + 5)
+    _bob_away(match, live_table.CLAIM_AFTER_SECONDS + 5)
     page = alice_client.get(url(match, "table")).content.decode()
     assert "bob has been away for more than a minute in their turn." in page
     assert "Claim the win" in page
@@ -212,8 +212,8 @@ def test_only_the_one_waiting_may_claim(match: Match):
         Seat.objects.filter(match=match, number=number).update(
             connections=0, last_seen=timezone.now() - timedelta(minutes=5)
         )
-    assert move_clock.claimable(match, 1)
-    assert not move_clock.claimable(match, 0)
+    assert live_table.claimable(match, 1)
+    assert not live_table.claimable(match, 0)
 
 
 def test_a_connected_seat_with_a_stale_heartbeat_counts_as_away(match: Match):

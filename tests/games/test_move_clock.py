@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import live_table, move_clock, presence, services
+from games import live_table, presence, services
 from games.models import Match, Seat
 from lobby import tokens
 from tests.api.conftest import API, body
@@ -81,7 +81,7 @@ def test_an_open_event_stream_keeps_its_player_here(match: Match, bob: User):
     assert not presence.is_connected(seat)
     presence.player_active(bob.pk)  # what his open stream does at each keep-alive
     assert presence.is_connected(Seat.objects.get(match=match, number=1))
-    assert not move_clock.claimable(match, 0)
+    assert not live_table.claimable(match, 0)
 
 
 def test_an_api_player_reading_the_match_is_here(match: Match, alice: User, bob: User):
@@ -103,11 +103,11 @@ def test_a_player_who_is_here_but_never_moves_loses_on_the_clock(
 ):
     services.submit(match, 0, {"type": "pass"}, 0)  # bob to move
     presence.player_active(bob.pk)  # connected all along
-    _turn_began(match, move_clock.MOVE_LIMIT_SECONDS - 5)
-    assert not move_clock.claimable(match, 0)
-    _turn_began(match, move_clock.MOVE_LIMIT_SECONDS + 1)
+    _turn_began(match, live_table.MOVE_LIMIT_SECONDS - 5)
+    assert not live_table.claimable(match, 0)
+    _turn_began(match, live_table.MOVE_LIMIT_SECONDS + 1)
     presence.player_active(bob.pk)
-    assert move_clock.claimable(match, 0)
+    assert live_table.claimable(match, 0)
     live = live_table.live_state(match, 0)
     assert live is not None and live["claim_reason"] == "clock"
     response = _claim(Client(), match, _api(alice))
@@ -121,7 +121,7 @@ def test_the_clock_shows_in_the_api_and_on_the_page(match: Match, alice: User):
     detail = body(Client().get(f"{API}/matches/{match.public_id}", headers=_api(alice)))
     deadline = detail["live"]["move_deadline"]
     assert deadline.endswith("Z")
-    expected = match.moved_at + timedelta(seconds=move_clock.MOVE_LIMIT_SECONDS)
+    expected = match.moved_at + timedelta(seconds=live_table.MOVE_LIMIT_SECONDS)
     assert deadline.startswith(expected.strftime("%Y-%m-%dT%H:%M:%S"))
     page = Client()
     page.force_login(alice)
@@ -132,4 +132,4 @@ def test_the_clock_shows_in_the_api_and_on_the_page(match: Match, alice: User):
 
 def test_friends_and_bea_have_no_clock(alice: User):
     match = services.start_bea_match(alice, "standard", 100, "easy")
-    assert move_clock.move_deadline(match) is None
+    assert live_table.move_deadline(match) is None

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import access, move_clock, presence, private, services
+from games import access, live_table, presence, private, services
 from games.models import Match, Offer, PrivateTable, Seat
 from games.state_cache import load_state
 from ginsite.refusals import Refused
@@ -353,7 +353,7 @@ def test_the_host_cannot_claim_a_win_while_the_guest_is_away(alice: User):
         connections=0, last_seen=timezone.now() - timedelta(hours=1)
     )
     assert load_state(match).to_act == 1
-    assert not move_clock.claimable(match, 0)
+    assert not live_table.claimable(match, 0)
 
 
 # --- Expiry -----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 
-from games import move_clock, services
+from games import live_table, services
 from games.models import Match
 from games.services import IllegalMove
 from lobby import tokens
@@ -49,7 +49,7 @@ def test_it_gives_the_player_to_move_their_days_however_long_they_are_away(
     match = correspondence_match(alice, bob, days=1)
     # alice has no page open at all, for almost a whole day: away is no reason to claim.
     clock.advance(hours=23, minutes=59)
-    assert not move_clock.claimable(match, 1)
+    assert not live_table.claimable(match, 1)
     status, body = _claim_over_api(match, bob)
     assert (status, body["code"]) == (422, "illegal_move")
     assert "time to move has run out" in body["message"]
@@ -62,9 +62,9 @@ def test_the_other_may_claim_once_the_days_ran_out_and_the_player_to_move_may_no
 ) -> None:
     match = correspondence_match(alice, bob, days=1)
     clock.advance(days=1, minutes=1)
-    assert move_clock.claimable(match, 1)
+    assert live_table.claimable(match, 1)
     # The player whose time ran out cannot claim against the one who is waiting.
-    assert not move_clock.claimable(match, 0)
+    assert not live_table.claimable(match, 0)
     with pytest.raises(IllegalMove):
         services.claim_win(match, 0, match.version)
     # The table offers bob the claim, saying why; alice's table does not.
@@ -82,14 +82,14 @@ def test_a_draw_and_the_discard_after_it_are_one_turn(clock: Clock, alice: User,
     services.submit(match, 0, {"type": "pass"}, match.version)  # alice passes the upcard
     assert to_act(match) == 1  # bob's turn begins now, with a whole day
     clock.advance(hours=20)
-    assert not move_clock.claimable(match, 0)
+    assert not live_table.claimable(match, 0)
     services.submit(match, 1, {"type": "pass"}, match.version)  # bob passes too
     assert to_act(match) == 0  # alice draws first from the stock: her turn begins
     clock.advance(hours=20)
     services.submit(match, 0, {"type": "draw", "from": "stock"}, match.version)
     assert to_act(match) == 0  # the draw did not start her day again
     clock.advance(hours=4, minutes=1)
-    assert move_clock.claimable(match, 1)
+    assert live_table.claimable(match, 1)
 
 
 def test_the_table_shows_the_days_not_a_live_clock(clock: Clock, alice: User, bob: User) -> None:

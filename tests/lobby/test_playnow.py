@@ -13,8 +13,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games import services as game_services
+from games.live_table import CLAIM_AFTER_SECONDS, claimable
 from games.models import Match
-from games.move_clock import CLAIM_AFTER_SECONDS, claimable
 from games.services.moves import SEED_WAIT_SECONDS
 from games.state_cache import load_state
 from ginsite.refusals import Conflict
