@@ -26,7 +26,7 @@ def main(argv: list[str]) -> None:
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
-    from lobby import tokens
+    from lobby.accounts import tokens
 
     user_model = get_user_model()
     made: list[tuple[str, str]] = []

@@ -6,7 +6,7 @@ Sets up its own throwaway database (SQLite, or a ``test_`` copy of DATABASE_URL'
 players with tokens and a lobby match, then makes moves as two API clients would (with an
 idempotency key, the version, alternating seats, a new match when one ends): posted through
 Django's test client (``--door post``), or as the event socket's ``act`` frames handed to
-``lobby.socket_commands.act`` (``--door socket``), under pyinstrument. Prints the median and
+``lobby.events.socket_commands.act`` (``--door socket``), under pyinstrument. Prints the median and
 p95 time per move, the interpreter's CPU per move (the thread's, PostgreSQL's not included)
 and the profile's top frames. It runs the door only: no ASGI server, no sockets
 (``bench.live`` measures those). Prints, never asserts.
@@ -70,8 +70,9 @@ def _run(args: argparse.Namespace) -> int:
 
     from games import services
     from games.models import Match, Seat
-    from ginsite import pushes
-    from lobby import socket_commands, tokens
+    from ginsite.lib import after_commit as pushes
+    from lobby.accounts import tokens
+    from lobby.events import socket_commands
 
     # When the move's pushes leave (right after its commit): the part of a POST that an
     # opponent waits for. What follows (the answer, the idempotency record) is not.

@@ -4,9 +4,9 @@ An asker is a seat (0 or 1), a watcher, the owner of a pass-and-play match, or n
 known by the account signed in, or by a key its browser holds in an HttpOnly cookie:
 
 - the guest key (``gin_guest``), one per browser, for its matches against Bea without an
-  account (``games.guests``);
-- a seat key (``gin_seat_<token>``), a guest's seat at one private table (``games.private``);
-- the owner key (``gin_local``), the browser's pass-and-play matches (``games.local``).
+  account (``games.bea.guests``);
+- a seat key (``gin_seat_<token>``), a guest's seat at one private table (``games.private.tables``);
+- the owner key (``gin_local``), the browser's pass-and-play matches (``games.local.play``).
 
 On a site served over HTTPS each of these cookies carries the ``__Host-`` prefix
 (``__Host-gin_guest``...; ``cookie_for``), and only the prefixed one is read there.
@@ -37,7 +37,7 @@ from django.dispatch import Signal
 
 from games import lookups
 from games.models import Match, PrivateTable, Seat, seats_with_players
-from ginsite.pushes import group_send_after_commit
+from ginsite.lib.after_commit import group_send_after_commit
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -101,7 +101,7 @@ class Asker:
     match: Match
     seat: int | None = None  # the seat held, by account or by key
     watcher: bool = False  # holds no seat, and may watch
-    owner: bool = False  # owns this pass-and-play match (games.local says whose hand shows)
+    owner: bool = False  # owns this pass-and-play match (games.local.play says whose hand shows)
     # The cookie whose key gave the seat, "" when the account did (``renew``).
     by_key: str = field(default="", repr=False)
 

@@ -1,4 +1,4 @@
-"""The hot path's SQL, written once (``ginsite.rows``), and the only module of games that uses
+"""The hot path's SQL, written once (``ginsite.lib.rows``), and the only module of games that uses
 it (a contract in pyproject.toml): the reads every move makes (the mover's seat with its
 match, the match row locked by the door with its seats and offers, the outbox's check for an
 undelivered change, the seats with their names for the answer, the actions that bring a
@@ -18,7 +18,7 @@ from django.db import connection
 from django.db.transaction import TransactionManagementError
 
 from games.models import Action, Announcement, Match, Offer, Seat
-from ginsite import rows
+from ginsite.lib import rows
 
 # The advisory locks' first key for a guest's starts: "bea" (the event log's is "gin").
 _GUEST_STARTS_LOCK = 0x626561

@@ -31,7 +31,7 @@ def new_invite_token() -> str:
 
 
 class PrivateTable(models.Model):
-    """A table for two friends, reached by its invitation link (``games.private``).
+    """A table for two friends, reached by its invitation link (``games.private.tables``).
 
     Its matches (a restart by agreement replaces one) hang off it through ``Match.table``.
     When it expires its matches are deleted and this row stays as a small tombstone, so the
@@ -99,7 +99,7 @@ class Match(models.Model):
     # When the last action was made: the player to move has been on the move since then.
     moved_at = models.DateTimeField(null=True, blank=True)
     # A correspondence match (lobby only): the player to move has this many days from the
-    # start of their turn (``games.correspondence``). Null: a live match, with the move clock.
+    # start of their turn (``games.live.correspondence``). Null: a live match, with the move clock.
     days_per_move = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     # When the seat to move now came to be on the move (a draw then a discard is one turn);
     # null while nobody is (between hands, before the deal). Correspondence counts from it.
@@ -241,8 +241,9 @@ class HandRecord(models.Model):
 class HandReview(models.Model):
     """Bea's notes on a finished hand, move by move (``games.ai.review``), stored the first time
     the hand's replay is read: the notes never change once the hand is over, and are never
-    computed before (``games.replays``). ``notes`` holds one list of notes per position of the
-    hand, the deal first; ``version`` is the reviewer's, so a better reviewer redoes old ones."""
+    computed before (``games.records.replays``). ``notes`` holds one list of notes per position of
+    the hand, the deal first; ``version`` is the reviewer's, so a better reviewer redoes old
+    ones."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hand_reviews")
     hand_number = models.PositiveIntegerField()
@@ -349,7 +350,7 @@ class HandOrder(models.Model):
 
 
 class MessageMute(models.Model):
-    """One reader of a match who muted its quick messages (``games.quick_messages``): a seat
+    """One reader of a match who muted its quick messages (``games.live.quick_messages``): a seat
     (``"seat:0"``, ``"seat:1"``) or a signed-in watcher (``"user:<id>"``). Their table shows
     no bubble and their event stream gets no message event of this match."""
 

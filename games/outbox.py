@@ -124,7 +124,7 @@ class Sweeper:
 
     def __init__(self, every: float = SWEEP_EVERY_SECONDS) -> None:
         self.every = every
-        # More work for the same thread at each sweep (Bea's stalled turns, games.bea_turns).
+        # More work for the same thread at each sweep (Bea's stalled turns, games.bea.turns).
         self.jobs: list[Callable[[], None]] = []
         self._stop = threading.Event()
         self._wake = threading.Event()

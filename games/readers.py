@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 
 from games.engine import player_view as engine_player_view
 from games.engine import spectator_view as engine_spectator_view
-from ginsite.apikit import api_time
+from games.live.connection import live_state
+from games.table import add_ons as extras
+from ginsite.lib.apikit import api_time
 
-from . import extras
-from .live_table import live_state
 from .models import Match, Seat
 from .state_cache import load_state, pending_views
 

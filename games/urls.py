@@ -2,7 +2,11 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from . import local_views, private_views, quick_message_views, views
+from games.live import quick_message_views
+from games.local import views as local_views
+from games.private import views as private_views
+from games.web import views
+
 from .lesson import views as lesson
 from .results_card import views as results_card
 

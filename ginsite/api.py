@@ -5,8 +5,8 @@ Settings), an app's OAuth access token (``gina_...``, ``lobby.oauth``, within it
 in the browser, with the session (CSRF checked on unsafe methods). Each player has
 a rate limit (all their tokens and their session together), counted in the shared cache. Every
 refusal is JSON with a stable ``code`` and a readable ``message`` (a service's ``Refused`` is
-turned into one here, and only here); the routers in ``lobby.api`` and ``games.api`` only call
-the services, so the API plays by exactly the rules the pages do.
+turned into one here, and only here); the routers in ``lobby.api.routes`` and ``games.api.matches``
+only call the services, so the API plays by exactly the rules the pages do.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from games.api import router as games_router
-from games.api_messages import router as messages_router
-from ginsite.apikit import (
+from games.api.matches import router as games_router
+from games.api.quick_messages import router as messages_router
+from ginsite.lib.apikit import (
     CODES_BY_STATUS,
     ApiError,
     ApiRenderer,
@@ -27,14 +27,14 @@ from ginsite.apikit import (
     not_found_view,
     refusal,
 )
-from ginsite.refusals import Refused
-from lobby.api import router as lobby_router
-from lobby.api_auth import SessionAuth, TokenAuth
-from lobby.api_players import router as players_router
+from ginsite.lib.refusals import Refused
+from lobby.accounts.api_auth import SessionAuth, TokenAuth
+from lobby.api.routes import router as lobby_router
 from lobby.moderation.api import router as moderation_router
-from lobby.pool_api import router as pool_router
-from lobby.push.api import router as push_router
+from lobby.people.api import router as players_router
+from lobby.pool.api import router as pool_router
 from lobby.ratings.api import router as ratings_router
+from lobby.webpush.api import router as push_router
 
 __all__ = ["api", "not_found_view"]
 

@@ -18,24 +18,24 @@ from channels.security.websocket import WebsocketDenier  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 import games.routing  # noqa: E402
-import ginsite.daphne_http  # noqa: E402
+import ginsite.serving.daphne_http  # noqa: E402
 import lobby.routing  # noqa: E402
-from games.bea_turns import Resumer  # noqa: E402
+from games.bea.turns import Resumer  # noqa: E402
 from games.outbox import sweeper  # noqa: E402
 from games.services import deal_overdue  # noqa: E402
-from ginsite.lanes import LanedASGIHandler  # noqa: E402
-from ginsite.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
-from ginsite.pushes import remember_server_loop  # noqa: E402
-from ginsite.socket_auth import AuthMiddlewareStack  # noqa: E402
-from lobby.event_socket import EventsConsumer  # noqa: E402
-from lobby.notifications import remind_due  # noqa: E402
-from lobby.services.pool import pair_waiting, tell_widened  # noqa: E402
+from ginsite.lib.after_commit import remember_server_loop  # noqa: E402
+from ginsite.lib.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
+from ginsite.lib.socket_auth import AuthMiddlewareStack  # noqa: E402
+from ginsite.serving.lanes import LanedASGIHandler  # noqa: E402
+from lobby.events.socket import EventsConsumer  # noqa: E402
+from lobby.pool.service import pair_waiting, tell_widened  # noqa: E402
+from lobby.webpush.notifications import remind_due  # noqa: E402
 
 # What daphne answers before Django (a form body it cannot parse, headers over its limit) is
 # the API's JSON error, not a bare 400.
-ginsite.daphne_http.install()
+ginsite.serving.daphne_http.install()
 
-# Pages' sockets: only from the site's own origins (scheme, host and port; see ginsite.origins).
+# Pages' sockets: only from the site's own origins (scheme, host and port; see ginsite.lib.origins).
 pages = OriginValidator(
     AuthMiddlewareStack(
         URLRouter(games.routing.websocket_urlpatterns + lobby.routing.websocket_urlpatterns)

@@ -19,7 +19,7 @@ from health_check.base import HealthCheck
 from health_check.exceptions import ServiceReturnedUnexpectedResult, ServiceUnavailable
 from health_check.views import HealthCheckView
 
-from ginsite.channel_reader import ChannelReader
+from ginsite.lib.channel_reader import ChannelReader
 
 
 @dataclasses.dataclass

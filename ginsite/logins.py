@@ -35,7 +35,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from ginsite.requestlog import loggable_path
+from ginsite.serving.requestlog import loggable_path
 
 
 def normalise(name: str) -> str:

@@ -4,7 +4,7 @@
 id taken from the request (``/games/%00/``, ``/players/%00/``, a form field) failed with a 500.
 No URL, query or form of this site has a use for one: such a request is refused before a view
 sees it (404 for a path, 400 otherwise), and a cookie holding one is ignored. JSON bodies are
-the API's own to check (``ginsite.apikit.Body``).
+the API's own to check (``ginsite.lib.apikit.Body``).
 
 ``ApiErrorsMiddleware``: every answer under ``/api/`` is the API's JSON ``{code, message}``,
 including those Django gives before or after the API's own handlers (a body over the size
@@ -46,7 +46,7 @@ from django.views import defaults
 from psycopg_pool import PoolTimeout
 
 from games import access
-from ginsite.apikit import CODES_BY_STATUS, error_response
+from ginsite.lib.apikit import CODES_BY_STATUS, error_response
 
 API_PREFIX = "/api/"
 NUL = "\x00"

@@ -164,7 +164,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # Outermost: one line per request with the final status and the whole time taken.
-    "ginsite.requestlog.RequestLogMiddleware",
+    "ginsite.serving.requestlog.RequestLogMiddleware",
     # A stream (the NDJSON events) holds no database connection: second, so that nothing but
     # the request log sees the response after it.
     "ginsite.middleware.StreamingConnectionsMiddleware",
@@ -189,7 +189,7 @@ MIDDLEWARE = [
     # The guest and owner keys replaced at sign-up and sign-out go out with the answer.
     "games.access.RotatedKeysMiddleware",
     # After authentication: a repeated Idempotency-Key is answered per player.
-    "lobby.idempotency.IdempotencyMiddleware",
+    "lobby.events.idempotency.IdempotencyMiddleware",
     # Last, as axes asks: turns a locked-out sign-in into its 429 page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -225,7 +225,7 @@ DATABASE_URL = envstr("DATABASE_URL")
 DB_POOL_MIN = envint("DB_POOL_MIN", 2)
 DB_POOL_MAX = envint("DB_POOL_MAX", 20)
 DB_POOL_TIMEOUT = envint("DB_POOL_TIMEOUT", 10)
-# HTTP requests each process runs at once, each on a long-lived thread (ginsite.lanes); more
+# HTTP requests each process runs at once, each on a long-lived thread (ginsite.serving.lanes); more
 # wait their turn. As many as the pool's connections, so that no request waits for the pool.
 HTTP_LANES = envint("HTTP_LANES", DB_POOL_MAX or 20)
 if HTTP_LANES < 1:
@@ -286,9 +286,10 @@ if REDIS_URL:
             # on the receiving side (docs/performance.md, 2026-12-02 morning). Delivery is at
             # most once and in order, which is all a push is here: every event is stored first,
             # and a stream that misses a wake-up reads what it missed at its next one or at its
-            # keep-alive. ``ginsite.channel_reader`` keeps a waiting stream's channel subscribed,
-            # and ``ginsite.channel_layer`` sends a commit's messages in one pipeline.
-            "BACKEND": "ginsite.channel_layer.PubSubChannelLayer",
+            # keep-alive. ``ginsite.lib.channel_reader`` keeps a waiting stream's channel
+            # subscribed, and ``ginsite.serving.channel_layer`` sends a commit's messages in one
+            # pipeline.
+            "BACKEND": "ginsite.serving.channel_layer.PubSubChannelLayer",
             # Reads may wait longer than redis-py's 5 s default; a dead server still shows
             # through the health checks and TCP keepalive.
             "CONFIG": {
@@ -306,8 +307,8 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            # One connection pool per process, not one per request (ginsite.rediscache).
-            "BACKEND": "ginsite.rediscache.SharedRedisCache",
+            # One connection pool per process, not one per request (ginsite.serving.rediscache).
+            "BACKEND": "ginsite.serving.rediscache.SharedRedisCache",
             "LOCATION": REDIS_URL,
         }
     }
@@ -362,7 +363,7 @@ ACCOUNT_ADAPTER = "lobby.accounts.adapter.AccountAdapter"
 # Sign-up also asks for the display name other players see; a reset or a sign-in code goes
 # only to a verified address.
 ACCOUNT_FORMS = {
-    "signup": "lobby.forms.SignupForm",
+    "signup": "lobby.accounts.profile_forms.SignupForm",
     "reset_password": "lobby.accounts.forms.ResetPasswordForm",
     "request_login_code": "lobby.accounts.forms.RequestLoginCodeForm",
 }
@@ -474,7 +475,7 @@ CHALLENGE_LIMIT_WINDOW = envint("CHALLENGE_LIMIT_WINDOW", 60)
 # New matches against Bea (site and API) one player (an account, or a guest's key) may start,
 # and guests may start from one client address, in each window of seconds: each is stored for
 # as long as its player may come back (30 days for a guest), and every fresh browser is a new
-# guest (games.starts).
+# guest (games.bea.limits).
 BEA_MATCH_LIMIT_PER_PLAYER = envint("BEA_MATCH_LIMIT_PER_PLAYER", 10)
 BEA_MATCH_LIMIT_PER_ADDRESS = envint("BEA_MATCH_LIMIT_PER_ADDRESS", 20)
 BEA_MATCH_LIMIT_WINDOW = envint("BEA_MATCH_LIMIT_WINDOW", 600)
@@ -485,13 +486,13 @@ REPORT_LIMIT_PER_DAY = envint("REPORT_LIMIT_PER_DAY", 5)
 if REPORT_LIMIT_PER_DAY < 1:
     raise ImproperlyConfigured("REPORT_LIMIT_PER_DAY must be at least 1")
 # Lessons (games.lesson) one browser may start, and visitors without an account from one client
-# address, in each window of seconds: each is a match stored for a day (games.starts).
+# address, in each window of seconds: each is a match stored for a day (games.bea.limits).
 LESSON_LIMIT_PER_BROWSER = envint("LESSON_LIMIT_PER_BROWSER", 10)
 LESSON_LIMIT_PER_ADDRESS = envint("LESSON_LIMIT_PER_ADDRESS", 20)
 LESSON_LIMIT_WINDOW = envint("LESSON_LIMIT_WINDOW", 600)
 # Player searches (page, lobby box and API together) one player, and one client address, may
 # make in each window of seconds: without a cap a script lists every account by walking the
-# two-letter prefixes (lobby.friends).
+# two-letter prefixes (lobby.people.friends).
 SEARCH_LIMIT_PER_PLAYER = envint("SEARCH_LIMIT_PER_PLAYER", 20)
 SEARCH_LIMIT_PER_ADDRESS = envint("SEARCH_LIMIT_PER_ADDRESS", 60)
 SEARCH_LIMIT_WINDOW = envint("SEARCH_LIMIT_WINDOW", 60)
@@ -513,7 +514,7 @@ if min(_WINDOWS) <= 0:
 # is derived from it. Without one, no push is sent and Settings says notifications are off.
 VAPID_PRIVATE_KEY = envstr("VAPID_PRIVATE_KEY")
 VAPID_SUBJECT = envstr("VAPID_SUBJECT", "mailto:admin@localhost")
-# Pushes go to these hosts only, the browsers' push services (lobby/push/endpoints.py: a
+# Pushes go to these hosts only, the browsers' push services (lobby/webpush/endpoints.py: a
 # subscriber chooses the URL the server posts to). "*.": any name below that domain.
 PUSH_SERVICE_HOSTS = envlist(
     "PUSH_SERVICE_HOSTS",
@@ -581,7 +582,7 @@ LOGGING = {
     "loggers": {
         # Django's default "django" handler would print every record a second time via the root.
         "django": {"handlers": [], "level": "INFO", "propagate": True},
-        # One line per request (ginsite.requestlog); LOG_REQUESTS=0 turns them off.
+        # One line per request (ginsite.serving.requestlog); LOG_REQUESTS=0 turns them off.
         "ginsite.requests": {
             "handlers": [],
             "level": "NOTSET" if envbool("LOG_REQUESTS", True) else "WARNING",

@@ -9,7 +9,7 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from ninja.openapi.views import openapi_view
 
-from games.views import home, how_to_play
+from games.web.views import home, how_to_play
 from ginsite.api import api, not_found_view
 from ginsite.health import health_view
 from ginsite.logins import too_many_requests

@@ -8,7 +8,8 @@ class LobbyConfig(AppConfig):
     name = "lobby"
 
     def ready(self) -> None:
-        from lobby import bots, subscribers
+        from lobby import subscribers
+        from lobby.accounts import bots
         from lobby.ratings import table
 
         subscribers.connect()

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from django.urls import reverse
 
 from games.models import Match
-from ginsite.pushes import group_send_after_commit
+from ginsite.lib.after_commit import group_send_after_commit
 
 LOBBY_GROUP = "lobby"
 # "turns" (correspondence matches waiting for your move), then "pool" and "friends": the page

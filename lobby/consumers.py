@@ -23,9 +23,9 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from ginsite.dbwork import in_thread
-from ginsite.pushes import credentials_group, notices_group, opened_with
-from ginsite.sockets import SiteConsumerMixin, headers
+from ginsite.lib.after_commit import credentials_group, notices_group, opened_with
+from ginsite.lib.dbwork import in_thread
+from ginsite.lib.sockets import SiteConsumerMixin, headers
 from lobby import presence, regions
 from lobby.broadcast import LOBBY_GROUP, REGIONS, user_group
 

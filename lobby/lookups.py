@@ -1,4 +1,4 @@
-"""The lobby's hand-written SQL (``ginsite.rows``), and the only module of the lobby that uses
+"""The lobby's hand-written SQL (``ginsite.lib.rows``), and the only module of the lobby that uses
 it or opens a cursor (a contract in pyproject.toml, and tests/site/test_sql_rooms.py): the
 statements each API request, move or pool join makes, written out where the ORM's building of
 them was a measured part of the server's time. Each says what it does in ORM terms."""
@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
-from ginsite import rows
+from ginsite.lib import rows
 from lobby.models import ApiToken, PlayerEvent, PoolEntry, Presence, Profile
 from lobby.ratings.models import Rating
 
@@ -36,7 +36,7 @@ def save_fields(instance: Any, fields: Iterable[str]) -> None:
     rows.update(instance, list(fields))
 
 
-# --- Each player's numbered events (lobby.event_log) ---------------------------------------------
+# --- Each player's numbered events (lobby.events.log) ---------------------------------------------
 
 # One statement numbers and stores an event: the player's next number is read where it is
 # written. Every move stores one for each player, so the ORM's three statements (the maximum, a
@@ -146,7 +146,8 @@ def mark_seen(user_id: int, channel_name: str, now: datetime, cutoff: datetime) 
     return was_online
 
 
-# --- The token of an API request (lobby.tokens) ------------------------------------------------
+# --- The token of an API request (lobby.accounts.tokens)
+# ------------------------------------------------
 
 
 @cache
@@ -181,7 +182,7 @@ def token_with_account(token_digest: str) -> ApiToken | None:
     return token  # type: ignore[return-value]
 
 
-# --- Quick pairing (lobby.services.pool) -------------------------------------------------------
+# --- Quick pairing (lobby.pool.service) -------------------------------------------------------
 
 _RATINGS, _ENTRIES = rows.Columns(Rating, "r"), rows.Columns(PoolEntry, "e")
 

@@ -11,7 +11,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ginsite import names
+from ginsite.lib import names
 from lobby.ratings.models import (  # noqa: F401 (Django finds them)
     Abort,
     RatedMatch,
@@ -40,14 +40,14 @@ class Profile(models.Model):
     )
     sound_on = models.BooleanField(_("sound at the table"), default=False)
     # Shown as a BOT badge beside the name; quick pairing seats a bot with a human only when
-    # the human's tile allows bots (``lobby.services.pool``).
+    # the human's tile allows bots (``lobby.pool.service``).
     plays_by_bot = models.BooleanField(
         _("I play through a bot"),
         default=False,
         help_text=_("Your moves are made by a program. Others see a BOT badge beside your name."),
     )
     # Since when: a match that began before the switch was played by the person, and carries
-    # no BOT badge (``lobby.bots``).
+    # no BOT badge (``lobby.accounts.bots``).
     plays_by_bot_since = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -163,7 +163,7 @@ class Block(models.Model):
 
 class Follow(models.Model):
     """``follower`` follows ``followed``: a friend in the follower's lobby and friends list.
-    A block between the two, either way, overrides it (``lobby.friends``): never shown."""
+    A block between the two, either way, overrides it (``lobby.people.friends``): never shown."""
 
     follower = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows_made"
@@ -211,7 +211,7 @@ class Challenge(models.Model):
     hints = models.BooleanField(default=False)
     # Played for rating (lobby.ratings); else casual.
     rated = models.BooleanField(default=False)
-    # A correspondence match (games.correspondence): days per move; null for a live one.
+    # A correspondence match (games.live.correspondence): days per move; null for a live one.
     days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     reason = models.CharField(max_length=16, choices=Reason.choices, blank=True)
@@ -432,7 +432,7 @@ class PushSubscription(models.Model):
 
 class TurnReminder(models.Model):
     """The reminder sent to the player to move in a correspondence match when little of
-    their time is left (``lobby.notifications.remind_due``): one per turn, which the unique
+    their time is left (``lobby.webpush.notifications.remind_due``): one per turn, which the unique
     (match, turn) keeps so whichever worker's sweep gets there first."""
 
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")

@@ -21,10 +21,12 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.presence import LOBBY_MATCH_IDLE, in_lobby_match
-from lobby import completion, event_feeds, lookups
+from games.live.presence import LOBBY_MATCH_IDLE, in_lobby_match
+from lobby import lookups
 from lobby.broadcast import publish
+from lobby.events import feeds as event_feeds
 from lobby.models import Block, Challenge, Presence, Seek
+from lobby.people import completion
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

@@ -17,19 +17,22 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import correspondence
 from games.labels import PRESET_NAMES
+from games.live import correspondence
 from games.models import Match, Seat
 from games.services import TARGETS
-from lobby import completion, friends, presence
-from lobby.bots import bot_in
+from lobby import presence
+from lobby.accounts.bots import bot_in
 from lobby.broadcast import REGIONS
 from lobby.models import Challenge, PoolEntry, Seek, display_name_of
+from lobby.people import completion, friends
 from lobby.playnow import offer as playnow_offer
+from lobby.pool import pairs as pool_pairs
+from lobby.pool import service as pool
 from lobby.ratings import aborts
 from lobby.ratings.models import Rating
 from lobby.ratings.reads import display_of_many, ratings_of_many
-from lobby.services import ANSWER_SHOWN, pool, pool_pairs
+from lobby.services import ANSWER_SHOWN
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

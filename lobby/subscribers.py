@@ -21,16 +21,20 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.http import HttpRequest
 
-from games import access, events, guests, quick_messages
+from games import access, events
+from games.bea import guests
 from games.events import MatchChanged
+from games.live import quick_messages
 from games.models import Match
-from ginsite.pushes import credentials_ended
-from lobby import event_feeds, notifications, presence
+from ginsite.lib.after_commit import credentials_ended
+from lobby import presence
+from lobby.accounts.language import set_language_cookie
 from lobby.broadcast import publish
-from lobby.language import set_language_cookie
+from lobby.events import feeds as event_feeds
 from lobby.models import Challenge, ensure_profile
 from lobby.ratings import results as rating_results
 from lobby.ratings.reads import forget_all_leaders
+from lobby.webpush import notifications
 
 # --- From games ---------------------------------------------------------------------------------
 

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from lobby import player_views, views
+from lobby import views
+from lobby.people import views as player_views
 from lobby.ratings import views as rating_views
 
 app_name = "lobby"

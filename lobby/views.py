@@ -27,16 +27,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from games.models import Match
-from ginsite.htmx import go_to
-from ginsite.refusals import Refused
-from lobby import presence, push, sign_out, tokens
+from ginsite.lib.htmx import go_to
+from ginsite.lib.refusals import Refused
+from lobby import presence
 from lobby import regions as lobby_regions
 from lobby import services as lobby_services
-from lobby.accounts import emails
+from lobby.accounts import emails, sign_out, tokens
+from lobby.accounts.language import set_language_cookie
+from lobby.accounts.profile_forms import SettingsForm
 from lobby.broadcast import REGIONS
-from lobby.forms import SettingsForm
-from lobby.language import set_language_cookie
 from lobby.models import ApiToken, display_name_of, ensure_profile
+from lobby.pool import service as pool_service
+from lobby.webpush import subscriptions as push
 
 
 def _get_player(username: str) -> AbstractBaseUser:
@@ -248,7 +250,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
 def join_pool(request: HtmxHttpRequest) -> HttpResponse:
     """A "Play now" tile: its value is "preset:target"; rated and bots are the tiles' choices."""
     preset, _sep, target = request.POST.get("tile", "").partition(":")
-    entry = lobby_services.join_pool(
+    entry = pool_service.join_pool(
         _me(request),
         preset,
         target,
@@ -263,7 +265,7 @@ def join_pool(request: HtmxHttpRequest) -> HttpResponse:
 
 @lobby_action
 def leave_pool(request: HtmxHttpRequest) -> HttpResponse:
-    lobby_services.leave_pool(_me(request))
+    pool_service.leave_pool(_me(request))
     return _done(request, _("You stopped waiting."), "pool")
 
 

@@ -40,7 +40,7 @@ def django_db_modify_db_settings(
 def _bea_done() -> Iterator[None]:
     """No test leaves Bea moving in the background into the next one."""
     yield
-    from games import bea_turns
+    from games.bea import turns as bea_turns
 
     assert bea_turns.worker.wait_idle(30), "Bea was still moving when the test ended"
 
@@ -65,7 +65,7 @@ def _limits_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
     from types import SimpleNamespace
 
-    from ginsite import limits
+    from ginsite.lib import limits
 
     start = math.floor(time.time() / 3600) * 3600 + 1
     monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: start))

@@ -40,7 +40,7 @@ def test_it_uses_postgresql() -> None:
 
 def test_it_uses_the_redis_channel_layer() -> None:
     backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
-    assert backend == "ginsite.channel_layer.PubSubChannelLayer"
+    assert backend == "ginsite.serving.channel_layer.PubSubChannelLayer"
 
 
 @pytest.mark.asyncio
@@ -62,13 +62,13 @@ async def test_it_delivers_a_group_message_through_redis() -> None:
 def test_requests_share_the_processs_redis_connections(alice) -> None:  # type: ignore[no-untyped-def]
     """Django builds a cache backend per thread and per asyncio task, so every request had a
     Redis connection pool of its own: one new connection to Redis per request (each API
-    request reads the rate limits in the cache). ``ginsite.rediscache`` shares one."""
+    request reads the rate limits in the cache). ``ginsite.serving.rediscache`` shares one."""
     import threading
 
     import redis
     from django.test import Client
 
-    from lobby import tokens
+    from lobby.accounts import tokens
 
     secret = tokens.create(alice, "conns")[1]
 
@@ -123,7 +123,7 @@ def test_a_count_in_redis_keeps_the_expiry_of_its_first_count() -> None:
 
 @pytest.mark.asyncio
 async def test_a_commits_messages_reach_each_group_in_order_through_one_pipeline() -> None:
-    from ginsite.channel_reader import ChannelReader
+    from ginsite.lib.channel_reader import ChannelReader
 
     layer = get_channel_layer()
     first, second = ChannelReader(layer), ChannelReader(layer)

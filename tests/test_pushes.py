@@ -1,4 +1,4 @@
-"""ginsite.pushes: a commit's Channels messages go in one hop, after the commit, and a
+"""ginsite.lib.after_commit: a commit's Channels messages go in one hop, after the commit, and a
 rolled-back transaction sends none."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from ginsite import pushes
+from ginsite.lib import after_commit as pushes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,6 +1,6 @@
 """Bea's notes on a finished hand, move by move, from the mover's side with both hands face up.
 
-Only ever run on a hand that is over (``games.replays`` sees to it): a note may name the
+Only ever run on a hand that is over (``games.records.replays`` sees to it): a note may name the
 opponent's cards. Every note is a fact about its position, found with the engine's own rules
 rather than estimated: a knock or a gin that was there (and what that knock would have scored
 against the cards the opponent really held, by applying it), a card on the pile that would have

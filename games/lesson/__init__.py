@@ -8,6 +8,6 @@ what to do next (``panel``), pointing at it the way the Hint does. Its seat is h
 browser's guest key, signed in or not, and no seat in it is a player's: so a lesson never counts
 in statistics, match lists, the lobby or completion, all of which count players' seats
 (``matches`` starts, leaves and expires lessons; ``views`` are the pages' doors). It enters the
-move path by registration only (``hooks``, in ``games.extras.kinds``): the door, the readers
+move path by registration only (``hooks``, in ``games.table.add_ons.kinds``): the door, the readers
 and the table know no lesson.
 """

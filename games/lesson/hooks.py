@@ -1,5 +1,5 @@
-"""The lesson in the move path, by registration (``games.extras.kinds``), so that the door, the
-readers and the table ask "does this kind of match have rules of its own?" and know nothing of
+"""The lesson in the move path, by registration (``games.table.add_ons.kinds``), so that the door,
+the readers and the table ask "does this kind of match have rules of its own?" and know nothing of
 lessons: the door applies only the script's next move (``admit``), a learner's view says where
 the lesson stands (``add_to_view``), the table shows the panel (``panel.table_context``), no
 hint is offered, and Bea plays her "level" ``lesson`` by the script (``script.choose``).
@@ -12,9 +12,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import extras
 from games.engine import IllegalAction, MatchState
 from games.models import Match
+from games.table import add_ons as extras
 
 from . import panel, script
 

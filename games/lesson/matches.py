@@ -1,7 +1,7 @@
 """Lessons as matches: starting one, leaving it, forgetting old ones, and whom to offer one.
 
 A lesson belongs to the browser that takes it, signed in or not: its seat is a guest's, held by
-the browser's guest key (``games.guests``). No seat of a lesson is a player's, and every count
+the browser's guest key (``games.bea.guests``). No seat of a lesson is a player's, and every count
 of matches (statistics, the profile's list, the lobby, completion, the API) counts players'
 seats, so a lesson counts for nobody without any of them knowing of lessons. A browser keeps one
 lesson: starting another deletes the earlier ones.
@@ -44,7 +44,7 @@ def _lessons_of(key: str) -> QuerySet[Match]:
 
 def start(key: str, admit: Callable[[], None] | None = None) -> Match:
     """A new lesson for the browser holding guest key ``key``, in place of its earlier ones.
-    ``admit`` runs before anything changes (the door's limits, ``games.starts``)."""
+    ``admit`` runs before anything changes (the door's limits, ``games.bea.limits``)."""
     rules = services.ruleset(PRESET, TARGET)
     with transaction.atomic():
         # Two starts of one browser take turns, so that it keeps one lesson.

@@ -33,7 +33,7 @@ from games.engine import (
 
 PRESET = "standard"
 TARGET = 100
-# Bea's seat in a lesson plays this "level": the script, not her judgement (games.bea_turns).
+# Bea's seat in a lesson plays this "level": the script, not her judgement (games.bea.turns).
 LEVEL = "lesson"
 LEARNER, BEA = 0, 1
 

@@ -1,6 +1,6 @@
 """The lesson's doors: take it (again), leave it, say "no thanks" to the offer.
 
-The lesson itself is played on the table's own views (``games.views``): its moves are the
+The lesson itself is played on the table's own views (``games.web.views``): its moves are the
 table's moves, which the door admits only when they follow the script.
 """
 
@@ -12,9 +12,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import access, page_asker, starts
+from games import access
+from games.bea import limits as starts
 from games.models import Match
-from ginsite.htmx import go_to
+from games.web import asker as page_asker
+from ginsite.lib.htmx import go_to
 
 from . import matches
 

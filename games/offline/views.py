@@ -14,8 +14,8 @@ from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from games.ai import LEVELS
-from games.forms import LEVEL_CHOICES
 from games.labels import PRESET_NAMES
+from games.web.forms import LEVEL_CHOICES
 
 from .bundle import bundle
 

@@ -11,9 +11,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games import extras, readers
+from games import readers
 from games.labels import PRESET_NAMES
 from games.models import Match
+from games.table import add_ons as extras
 from games.table.results import history
 
 SALT = "games.results_card"

@@ -5,7 +5,7 @@ row, checks the version the request was made for, asks the engine (or the rules 
 play) whether it may happen, stores it, and announces it (``games.events``): the
 announcement reaches the subscribers only after the transaction commits, carrying ids and
 versions, never a card. Reading a match is ``games.readers``; its cached state
-``games.state_cache``; who is at a table ``games.presence``.
+``games.state_cache``; who is at a table ``games.live.presence``.
 
 By what it changes: ``moves`` (an action, and the deal of a hand whose seeds are overdue),
 ``matches`` (making one), ``endings`` (resigned, abandoned, won on time), ``offers`` (rematch,

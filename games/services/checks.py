@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from games import lookups
 from games.models import Match
-from ginsite.refusals import Refused
+from ginsite.lib.refusals import Refused
 
 from .refusals import MatchClosed, StaleVersion
 

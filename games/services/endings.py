@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import events, outbox
-from games.live_table import claimable
+from games.live.connection import claimable
 from games.models import Match, Offer
 
 from .checks import copy_row, lock_for

@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 
 from games import events, lookups, outbox
 from games.engine import PRESETS, MatchState, Ruleset
+from games.live.presence import in_lobby_match
 from games.models import Match, Seat
-from games.presence import in_lobby_match
 from games.state_cache import first_state, pending
-from ginsite.refusals import Refused
+from ginsite.lib.refusals import Refused
 
 from .checks import CURRENT
 from .endings import abandon
@@ -89,7 +89,7 @@ def create_match(
     either may ask what Bea would do. ``seed``: the later hands' shuffle, for a lesson whose
     second deal is part of its script (otherwise a new secret one); ``fair``: the scheme
     that deals its hands (``games.engine.fair``), the seeded deal unless said otherwise.
-    ``days_per_move``: a correspondence match (lobby only; ``games.correspondence``), which
+    ``days_per_move``: a correspondence match (lobby only; ``games.live.correspondence``), which
     a player in a live match may start too."""
     if days_per_move is not None and kind != Match.Kind.LOBBY:
         raise Refused(_("Only lobby matches are played by correspondence."))
@@ -186,7 +186,7 @@ def start_bea_match(
     """A match of ``user`` (seat 0) against Bea at ``level`` (seat 1). One at a time: with
     one still running, ``BeaMatchRunning`` unless ``replace_running``, which abandons it (it
     counts as lost) and links the new match to it. ``admit`` runs once a match is sure to be
-    made, before anything changes (the callers' limits, ``games.starts``; it may refuse)."""
+    made, before anything changes (the callers' limits, ``games.bea.limits``; it may refuse)."""
     from games.ai import LEVELS
 
     if level not in LEVELS:

@@ -11,12 +11,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import events, extras, lookups, outbox
+from games import events, lookups, outbox
 from games.engine import IllegalAction, MatchState, apply
+from games.live.presence import is_connected, seat_active
 from games.models import Action, HandRecord, Match
-from games.presence import is_connected, seat_active
 from games.state_cache import SEED_WAIT_SECONDS, load_state, pending
-from ginsite.refusals import Refused
+from games.table import add_ons as extras
+from ginsite.lib.refusals import Refused
 
 from .checks import CURRENT, ROW_FIELDS, checked, copy_row, lock_for, stale
 from .refusals import IllegalMove, NotConnected, StaleVersion

@@ -11,10 +11,10 @@ from django.utils.translation import gettext as _
 
 from games import access, events, outbox
 from games.engine import Ruleset
+from games.live.presence import is_live
 from games.models import Match, Offer
-from games.presence import is_live
-from ginsite import numbers
-from ginsite.refusals import NotAllowed, Refused
+from ginsite.lib import numbers
+from ginsite.lib.refusals import NotAllowed, Refused
 
 from .checks import copy_row, lock_for
 from .matches import SeatSpec, create_match

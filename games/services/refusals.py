@@ -1,11 +1,11 @@
-"""The door's refusals: kinds of ``ginsite.refusals.Refused``, each with its own code."""
+"""The door's refusals: kinds of ``ginsite.lib.refusals.Refused``, each with its own code."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
 from games.models import Match
-from ginsite.refusals import Refused
+from ginsite.lib.refusals import Refused
 
 
 class StaleVersion(Refused, status=409, code="stale_version"): ...

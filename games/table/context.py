@@ -16,12 +16,14 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from games import correspondence, extras, readers
-from games.fair_lines import shuffle
+from games import readers
 from games.labels import PRESET_NAMES, card, level_name
+from games.live import correspondence
 from games.models import Match, Seat
 from games.results_card.views import card_url
-from ginsite.language import socket_url
+from games.table import add_ons as extras
+from games.table.fair_line import shuffle
+from ginsite.lib.language import socket_url
 
 from .hand import add_cards, laid_open, order_info, saved_order, sorted_hand
 from .moves import describe_move, last_move_line, opponent_moves

@@ -1,7 +1,7 @@
 """The player's hand in their order, the piles, and what the discard buttons may do, each card
 ready to draw; and the orders of cards on the table: a meld's, a loose hand's, a hand laid open
 at its end, and the one the player chose (a sort, or where they dragged the cards;
-``games.arrange`` keeps it)."""
+``games.table.arrange`` keeps it)."""
 
 from __future__ import annotations
 

@@ -179,5 +179,5 @@ def add_ending(
 
 
 def _replay_url(match: Match, hand_number: int) -> str:
-    """A finished hand's replay (games.replays): whoever reads the table may read it."""
+    """A finished hand's replay (games.records.replays): whoever reads the table may read it."""
     return reverse("games:replay", args=[match.public_id, hand_number])

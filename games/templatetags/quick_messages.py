@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from games import quick_messages
+from games.live import quick_messages
 
 register = template.Library()
 

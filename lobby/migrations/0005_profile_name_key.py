@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.db import migrations, models
 
-from ginsite import names
+from ginsite.lib import names
 
 
 def fill(apps, schema_editor):

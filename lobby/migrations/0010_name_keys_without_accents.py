@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from django.db import migrations
 
-from ginsite import names
+from ginsite.lib import names
 
 
 def refill(apps, schema_editor):
-    # The key now ignores the accents of Latin, Greek and Cyrillic letters (ginsite.names), so
+    # The key now ignores the accents of Latin, Greek and Cyrillic letters (ginsite.lib.names), so
     # "Bób" and "bob" made before it have one key. Nobody is renamed: a name whose key does not
     # change keeps it, and of the others the later ones that meet a taken key get one of their
     # own, marked with the profile's id, as in 0005. All changed keys are parked first, so that

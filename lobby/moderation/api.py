@@ -8,7 +8,7 @@ from typing import Literal
 from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 
-from ginsite.apikit import ERRORS, Body, Error, user_of
+from ginsite.lib.apikit import ERRORS, Body, Error, user_of
 
 from . import reports
 from .models import NOTE_MAX

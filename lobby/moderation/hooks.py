@@ -14,11 +14,12 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
-from games import extras, quick_messages
+from games.live import quick_messages
 from games.models import Match, Seat
+from games.table import add_ons as extras
+from lobby.moderation.sanctions.standing import why_silent
 
 from .models import SignupAddress
-from .sanctions import why_silent
 
 # Where two people play each other (Bea, one device and the lessons have nobody to report).
 REPORTABLE_KINDS = (Match.Kind.LOBBY, Match.Kind.PRIVATE)

@@ -14,9 +14,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from ginsite.refusals import Refused
+from ginsite.lib.refusals import Refused
+from lobby.moderation import evidence, patterns, queue
+from lobby.moderation.sanctions import actions
 
-from . import actions, evidence, patterns, queue
 from .access import moderator_required
 from .models import LogEntry, Reason, Sanction
 

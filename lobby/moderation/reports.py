@@ -18,14 +18,14 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from games.models import Match, Seat
-from ginsite import limits, names
-from ginsite.refusals import Conflict, NotAllowed, NotFound, Refused, TooMany
+from ginsite.lib import limits, names
+from ginsite.lib.refusals import Conflict, NotAllowed, NotFound, Refused, TooMany
 from lobby.accounts.emails import has_verified_email
 from lobby.models import display_name_of
+from lobby.moderation.sanctions.standing import may_report
 from lobby.services import player_named
 
 from .models import NOTE_MAX, Reason, Report
-from .sanctions import may_report
 
 DAY = 24 * 60 * 60
 

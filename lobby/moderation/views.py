@@ -13,10 +13,11 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ginsite.refusals import NotFound, Refused
+from ginsite.lib.refusals import NotFound, Refused
 from lobby.models import display_name_of
+from lobby.moderation import reports
+from lobby.moderation.sanctions import actions, notices
 
-from . import actions, notices, reports
 from .models import NOTE_MAX, Reason
 
 TEMPLATE = "moderation/report.html"

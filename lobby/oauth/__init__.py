@@ -4,7 +4,7 @@ A player sends an app to ``/oauth/authorize/``, signs in (or signs up) on the si
 and grants it scopes (``read``, ``play``, ``lobby``) on a consent page; the app exchanges the
 code (with its PKCE verifier) at ``/oauth/token/`` for an access token (``gina_...``) and a
 refresh token (``ginr_...``). The API takes the access token as it takes a personal token
-(``lobby.tokens.authenticate``), limited to its scopes (``scopes.required``). The player sees and
-revokes the apps in Settings. Apps are registered by the site's staff (``manage.py
+(``lobby.accounts.tokens.authenticate``), limited to its scopes (``scopes.required``). The player
+sees and revokes the apps in Settings. Apps are registered by the site's staff (``manage.py
 register_app``): docs/api.md, "For app developers".
 """

@@ -18,12 +18,12 @@ from django.db.models.signals import post_delete
 from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application, Grant, RefreshToken
 
-from ginsite.pushes import credentials_ended
+from ginsite.lib.after_commit import credentials_ended
 from lobby.oauth import scopes as scope_names
 
 ACCESS_PREFIX = "gina_"
 REFRESH_PREFIX = "ginr_"
-# What the API calls this kind of credential (``ginsite.pushes.credentials_ended``).
+# What the API calls this kind of credential (``ginsite.lib.after_commit.credentials_ended``).
 KIND = "oauth"
 
 
@@ -39,7 +39,7 @@ def refresh_token(request: Any = None) -> str:
 
 @dataclass(frozen=True)
 class AppToken:
-    """What ``lobby.tokens.authenticate`` finds for an app's access token: the player, the
+    """What ``lobby.accounts.tokens.authenticate`` finds for an app's access token: the player, the
     scopes the player granted, and the credential a stream opened with it is tied to."""
 
     pk: int

@@ -6,5 +6,6 @@ in the pool while they play her: when the pool pairs them with a person, their p
 at once (``notice``), and they switch when they like, at the end of the hand as a rule; the
 match against Bea then ends counting for nobody. The person paired with them waits under the
 lobby's ordinary rule, no longer: once the player who is finishing a hand against Bea has been
-away from their turn for ``games.live_table.CLAIM_AFTER_SECONDS``, the person may claim the win.
+away from their turn for ``games.live.connection.CLAIM_AFTER_SECONDS``, the person may claim the
+win.
 """

@@ -3,8 +3,9 @@ in ``_base.html`` through ``{% playnow_notice %}``): still waiting, or a person 
 
 A lobby match that starts or ends changes what its players with a match against Bea running
 are told: after the commit their region is rendered in each of the site's languages and sent
-to their open pages, each of which shows the one in its own (``ginsite.pushes.page_notice``).
-A subscriber of ``match_changed``: nothing of it is on the pool's own path.
+to their open pages, each of which shows the one in its own
+(``ginsite.lib.after_commit.page_notice``). A subscriber of ``match_changed``: nothing of it is on
+the pool's own path.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import events
-from games.live_table import CLAIM_AFTER_SECONDS
+from games.live.connection import CLAIM_AFTER_SECONDS
 from games.models import Match, Seat
-from ginsite.pushes import page_notice
+from ginsite.lib.after_commit import page_notice
 from lobby.regions import rules_label
 
 from .offer import opponent_of, place_of

@@ -2,7 +2,7 @@
 or declined, and the switch to the person the pool found them.
 
 The pool itself is not changed by any of it: a player playing Bea still waits there and is
-paired like anyone (``lobby.services.pool``). What a Bea table shows of their place in the
+paired like anyone (``lobby.pool.service``). What a Bea table shows of their place in the
 pool is derived from their newest pool entry and their running match against Bea, not stored.
 """
 
@@ -23,9 +23,9 @@ from django.utils.translation import ngettext
 from games import services as game_services
 from games.labels import level_name
 from games.models import Match
-from ginsite.refusals import Conflict
+from ginsite.lib.refusals import Conflict
 from lobby.models import PoolEntry
-from lobby.services import pool
+from lobby.pool import service as pool
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

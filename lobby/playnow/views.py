@@ -15,11 +15,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import services as game_services
-from games.starts import admit
-from ginsite.htmx import go_to
-from ginsite.refusals import Refused
+from games.bea.limits import admit
+from ginsite.lib.htmx import go_to
+from ginsite.lib.refusals import Refused
 from lobby import regions as lobby_regions
-from lobby.services import pool
+from lobby.pool import service as pool
 from lobby.views import lobby_action
 
 from . import notice, offer
@@ -37,7 +37,7 @@ def _table(match_id: str) -> str:
 def play_bea(request: HttpRequest) -> HttpResponse:
     """Bea while you wait: to her table, still in the pool."""
     user = _me(request)
-    # Counted like any match against Bea (games.starts): a refusal says when to come back.
+    # Counted like any match against Bea (games.bea.limits): a refusal says when to come back.
     match = offer.play_bea(user, admit=admit(f"user:{user.pk}", None))
     return go_to(request, _table(match.public_id))
 

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ginsite.refusals import Conflict, TooMany
+from ginsite.lib.refusals import Conflict, TooMany
 from lobby.models import display_name_of
 
 from .models import Abort

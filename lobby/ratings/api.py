@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Field, Query, Router, Schema
 
-from ginsite.apikit import ERRORS, Error, Params, Preset, user_of
+from ginsite.lib.apikit import ERRORS, Error, Params, Preset, user_of
 from lobby import services as lobby_services
 from lobby.models import display_name_of
 

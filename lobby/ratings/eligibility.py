@@ -21,10 +21,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.models import HandRecord, Match, Seat
-from ginsite.refusals import NotAllowed
+from ginsite.lib.refusals import NotAllowed
 from lobby.accounts.emails import has_verified_email
 from lobby.models import display_name_of
-from lobby.moderation.sanctions import rated_ban_reason
+from lobby.moderation.sanctions.standing import rated_ban_reason
 
 from .words import wait_words
 

@@ -1,6 +1,6 @@
 """What a match counts for in the ratings, as the API says it (``rating`` in a match's JSON,
-through ``games.extras.match_fields``): rated or casual, and when a rated match did not change
-the ratings, why (docs/api.md)."""
+through ``games.table.add_ons.match_fields``): rated or casual, and when a rated match did not
+change the ratings, why (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import extras
 from games.models import Match
+from games.table import add_ons as extras
 
 from .models import RatedMatch
 from .results import DAILY_CAP

@@ -47,7 +47,7 @@ def display_of_many(user_ids: list[int], preset: str) -> dict[int, str]:
 
 def history(user: Any, preset: str) -> list[RatingChange | RatingRefund]:
     """The player's rated results in one preset, oldest first, and among them the refunds a
-    moderator's closure of an opponent gave them (``lobby.moderation.refunds``; each has
+    moderator's closure of an opponent gave them (``lobby.moderation.sanctions.refunds``; each has
     ``kind`` "refund" where a result has none)."""
     found = RatingChange.objects.filter(user_id=user.pk, preset=preset)
     results = list(found.select_related("opponent", "match").order_by("created_at", "pk"))

@@ -31,7 +31,7 @@ from django.utils import timezone
 from games import events
 from games.events import MatchChanged
 from games.models import Action, HandRecord, Match, Seat
-from lobby import event_log
+from lobby.events import log as event_log
 
 from . import aborts, allowance, glicko
 from .models import RatedMatch, Rating, RatingChange

@@ -1,4 +1,4 @@
-"""Ratings at the table (through ``games.extras``): each lobby player's rating in the match's
+"""Ratings at the table (through ``games.table.add_ons``): each lobby player's rating in the match's
 preset beside their name, and under a finished rated match what it did to the ratings."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import extras
 from games.models import Match, Seat
+from games.table import add_ons as extras
 
 from . import outcome
 from .glicko import display

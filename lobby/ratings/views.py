@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.labels import PRESET_NAMES
-from ginsite import numbers
+from ginsite.lib import numbers
 
 from .reads import MIN_RECENT, PAGE, PRESET_ORDER, leaders_page
 

@@ -1,12 +1,12 @@
 """The lobby's one door: challenges, seeks and blocks change only through here, one function
-per action, which the lobby's pages (``lobby.views``) and the JSON API (``lobby.api``) both
+per action, which the lobby's pages (``lobby.views``) and the JSON API (``lobby.api.routes``) both
 call, so that an action has the same checks, limits, presence and events whichever way it came.
 
 The adapters find what a request names with the lookups here (``challenge_for``, ``seek_for``,
-``player_named``), call one action, and turn a ``ginsite.refusals.Refused`` into their answer.
-By what it changes: ``challenges``, ``seeks``, ``blocks``, ``follows``, ``pool`` (quick
-pairing); what a match between two players needs checked and done, ``pairing``. Who is in the
-lobby is ``lobby.presence``.
+``player_named``), call one action, and turn a ``ginsite.lib.refusals.Refused`` into their answer.
+By what it changes: ``challenges``, ``seeks``, ``blocks``, ``follows``; quick pairing
+has a room and a door of its own (``lobby.pool.service``); what a match between two players needs
+checked and done, ``pairing``. Who is in the lobby is ``lobby.presence``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from .challenges import (
 )
 from .follows import follow, follows, unfollow
 from .pairing import player_named
-from .pool import join_pool, last_entry, leave_pool, pair_waiting, waiting_entry
 from .seeks import accept_seek, cancel_seek, post_seek, seek_for
 
 __all__ = [
@@ -46,14 +45,9 @@ __all__ = [
     "follow",
     "follows",
     "has_blocked",
-    "join_pool",
-    "last_entry",
-    "leave_pool",
-    "pair_waiting",
     "player_named",
     "post_seek",
     "seek_for",
     "unblock",
     "unfollow",
-    "waiting_entry",
 ]

@@ -11,9 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.services import lock_players
-from ginsite.refusals import Refused
-from lobby import event_feeds
+from ginsite.lib.refusals import Refused
 from lobby.broadcast import publish
+from lobby.events import feeds as event_feeds
 from lobby.models import Block, Challenge
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ counter-proposal, cancel it.
 Every change is made in a transaction that re-checks the row it changes (a conditional update,
 so two answers to one challenge cannot both win, even on SQLite without row locks), and only
 after the commit tells the lobby's pages (``lobby.broadcast``) and both players' event logs
-(``lobby.event_feeds``). Each action is the acting player being in the lobby, as opening its
+(``lobby.events.feeds``). Each action is the acting player being in the lobby, as opening its
 page is (``presence.seen_over_http``), whether or not it goes through.
 """
 
@@ -21,13 +21,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.correspondence import check_days
+from games.live.correspondence import check_days
 from games.models import Match
 from games.services import lock_players
-from ginsite import limits
-from ginsite.refusals import Conflict, NotAllowed, NotFound, Refused, TooMany
-from lobby import event_feeds
+from ginsite.lib import limits
+from ginsite.lib.refusals import Conflict, NotAllowed, NotFound, Refused, TooMany
 from lobby.broadcast import publish
+from lobby.events import feeds as event_feeds
 from lobby.models import Block, Challenge, display_name_of
 from lobby.presence import hidden_from, is_online, seen_over_http
 from lobby.ratings import aborts, eligibility

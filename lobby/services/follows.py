@@ -1,6 +1,6 @@
 """Following: a player follows another to find them again (the friends list, "friends online"
 first in the lobby). A block, either way, overrides it: a blocked or blocking pair cannot
-follow, and a follow made before the block is never shown while it lasts (``lobby.friends``).
+follow, and a follow made before the block is never shown while it lasts (``lobby.people.friends``).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from ginsite.pushes import group_send_after_commit
-from ginsite.refusals import NotAllowed, Refused
+from ginsite.lib.after_commit import group_send_after_commit
+from ginsite.lib.refusals import NotAllowed, Refused
 from lobby.broadcast import user_group
 from lobby.models import Block, Follow
 

@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 
 from games.models import Match, Seat
 from games.services import SeatSpec, create_match, ruleset
-from ginsite import numbers
-from ginsite.refusals import Conflict, NotAllowed, NotFound, Refused
-from lobby import event_feeds
+from ginsite.lib import numbers
+from ginsite.lib.refusals import Conflict, NotAllowed, NotFound, Refused
 from lobby.broadcast import publish, send_to_match
+from lobby.events import feeds as event_feeds
 from lobby.models import Block, Challenge, PoolEntry, Seek, display_name_of
 from lobby.presence import busy_user_ids, hidden_from
 from lobby.ratings import results

@@ -13,10 +13,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.correspondence import check_days
+from games.live.correspondence import check_days
 from games.models import Match
 from games.services import lock_players
-from ginsite.refusals import Conflict, NotAllowed, NotFound, Refused
+from ginsite.lib.refusals import Conflict, NotAllowed, NotFound, Refused
 from lobby.broadcast import publish
 from lobby.models import Block, Seek
 from lobby.presence import hidden_from, seen_over_http

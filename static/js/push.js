@@ -1,4 +1,4 @@
-// Settings, "Notifications": turn Web Push on for this device (lobby/push/). The browser asks
+// Settings, "Notifications": turn Web Push on for this device (lobby/webpush/). The browser asks
 // the player, subscribes with the site's VAPID public key, and the subscription is registered
 // through the API (/api/v1/me/push-subscriptions); the page then reloads to list the device.
 (function () {

@@ -1,5 +1,5 @@
 // A quick message's bubble arrives over the table socket as an out-of-band swap of
-// #quick-bubble (games/quick_messages.py). It shows for a few seconds, then hides again; a
+// #quick-bubble (games/live/quick_messages.py). It shows for a few seconds, then hides again; a
 // new one restarts the time. Nothing here sends anything: the buttons are plain forms.
 (function () {
   "use strict";

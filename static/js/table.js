@@ -112,7 +112,7 @@
     }).join("");
   });
 
-  // Moves go over the table's own socket while it is open (games.consumers): the form's
+  // Moves go over the table's own socket while it is open (games.web.table_socket): the form's
   // fields as one frame, answered on the socket after the commit with the regions the move
   // changed, or the refusal with the table as it is. No request, no second render of the
   // same position. Without an open socket the form posts as before.

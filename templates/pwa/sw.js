@@ -193,7 +193,7 @@ function offlinePage() {
   });
 }
 
-// Web Push (lobby/push/delivery.py): a challenge or a rematch offer for a player with no page
+// Web Push (lobby/webpush/delivery.py): a challenge or a rematch offer for a player with no page
 // open. The payload is {title, body, url, tag}: names and rules, never a card.
 self.addEventListener("push", function (event) {
   var data = {};

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from lobby import tokens
+from lobby.accounts import tokens
 from lobby.models import PlayerEvent
 
 from .conftest import give_address, link_in, mails_to

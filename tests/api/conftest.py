@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from lobby import tokens
+from lobby.accounts import tokens
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from lobby import tokens
+from lobby.accounts import tokens
 from lobby.models import ApiToken
 
 from .conftest import Api, body, token_for

@@ -8,7 +8,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from ginsite.asgi import application
-from lobby import tokens
+from lobby.accounts import tokens
 from tests.games.live_helpers import cookie_of, lobby_match, signed_in, socket
 from tests.sockets import Socket
 

@@ -18,8 +18,11 @@ from django.utils import timezone
 from games.engine import player_view
 from games.state_cache import load_state
 from ginsite.asgi import application
-from ginsite.dbwork import in_thread
-from lobby import event_log, event_socket, event_stream, presence
+from ginsite.lib.dbwork import in_thread
+from lobby import presence
+from lobby.events import log as event_log
+from lobby.events import socket as event_socket
+from lobby.events import stream as event_stream
 from lobby.models import PlayerEvent, Presence
 from tests.games.live_helpers import lobby_match
 from tests.games.test_replay import DECK

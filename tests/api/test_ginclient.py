@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from games import replays
+from games.records import replays
 from ginclient import ApiError, Client
 from ginclient.board import card, describe, render
 from ginclient.bot import Bot, load_choose
 from ginclient.bots.random_bot import choose as random_choose
 from ginclient.cli import main
 from ginclient.verify import check
-from lobby import event_stream
+from lobby.events import stream as event_stream
 from tests.browser.live_asgi import serve
 from tests.games.live_helpers import lobby_match
 from tests.games.test_fair_shuffle import play_out, second_hand, seed

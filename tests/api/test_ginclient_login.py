@@ -13,7 +13,7 @@ from django.test import Client
 
 from ginclient import login as signin
 from ginclient.cli import main
-from lobby import event_stream
+from lobby.events import stream as event_stream
 from tests.browser.live_asgi import serve
 from tests.oauth.conftest import register
 

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.test import Client
 
-from games import api as games_api
+from games.api import matches as games_api
 from games.models import Action
-from lobby import api as lobby_api
+from lobby.api import routes as lobby_api
 from lobby.models import IdempotencyRecord, Seek
 from tests.games.live_helpers import lobby_match
 from tests.seeds import deal

@@ -15,7 +15,7 @@ from games import access
 from games.engine import ALL_CARDS, legal_actions
 from games.models import Match
 from games.state_cache import load_state
-from lobby import event_log
+from lobby.events import log as event_log
 from tests.games.test_leak import choose, hidden_from, told_secrets
 
 from .conftest import Api, body, token_for

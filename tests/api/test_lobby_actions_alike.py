@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.test import Client
 
 from games.models import Match
-from ginsite import pushes
+from ginsite.lib import after_commit as pushes
 from lobby import presence, services
 from lobby.models import Block, Challenge, PlayerEvent, Presence, Seek
 from tests.lobby.lobby_helpers import HTMX

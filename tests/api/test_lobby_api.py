@@ -196,7 +196,7 @@ def test_the_schema_offers_exactly_the_sites_rules():
 
     from games.engine import PRESETS
     from games.services import TARGETS
-    from ginsite.apikit import Preset, Target
+    from ginsite.lib.apikit import Preset, Target
 
     assert set(get_args(Preset)) == set(PRESETS)
     literal = get_args(Target)[0]  # Annotated[Literal[...], the whole-number check]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import bea_turns, services
+from games import services
+from games.bea import turns as bea_turns
 from games.engine import player_view
 from games.models import Action, Match
 from games.state_cache import load_state

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import readers
 from games.models import Match
-from lobby import event_log
+from lobby.events import log as event_log
 from lobby.models import PlayerEvent
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
 from tests.games.live_helpers import lobby_match

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from games import quick_messages
+from games.live import quick_messages
 from games.models import MessageMute
 from tests.games.live_helpers import lobby_match
 

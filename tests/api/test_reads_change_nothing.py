@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import bea_turns, services
+from games import services
+from games.bea import turns as bea_turns
 from games.events import match_changed
 from games.models import Action, Match
 from lobby.models import Challenge, Seek
@@ -30,11 +31,11 @@ def _state() -> list[tuple[str, int, str, int]]:
 def _bea_left_in_her_turn(user) -> Match:  # type: ignore[no-untyped-def]
     """A match against Bea in her turn whose reply was never scheduled (as after a crash)."""
     match = services.start_bea_match(user, "standard", 100, "easy", deck=DECK)
-    match_changed.disconnect(dispatch_uid="games.bea_turns")
+    match_changed.disconnect(dispatch_uid="games.bea.turns")
     try:
         services.submit(match, 0, {"type": "pass"}, 0)
     finally:
-        match_changed.connect(bea_turns.on_change, dispatch_uid="games.bea_turns")
+        match_changed.connect(bea_turns.on_change, dispatch_uid="games.bea.turns")
     return match
 
 

@@ -22,7 +22,7 @@ from schemathesis.core.parameters import ParameterLocation
 from schemathesis.specs.openapi.checks import negative_data_rejection
 
 from lobby import presence
-from lobby import tokens as api_tokens
+from lobby.accounts import tokens as api_tokens
 from tests.games.live_helpers import lobby_match
 
 # A well-formed request may still be refused for what it asks of the site's state: 422, with

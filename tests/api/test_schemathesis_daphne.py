@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 from schemathesis.config import SchemathesisConfig
 
 from bench.live import Server, base_env
-from lobby import tokens as api_tokens
+from lobby.accounts import tokens as api_tokens
 from tests.api.test_schemathesis import POSITIVE_STATUSES
 from tests.api.two_players import Watch, World, build
 

@@ -5,7 +5,7 @@ runs it). Every refusal under /api/ is JSON with a ``code`` and a ``message`` (d
 
 Twisted used to answer some of these itself with a bare ``400 Bad Request`` (no content type,
 no body) or by dropping the connection: a multipart body it could not parse, a header section
-over its limit (``ginsite/daphne_http.py``). The event stream also gets hostile cursors and
+over its limit (``ginsite/serving/daphne_http.py``). The event stream also gets hostile cursors and
 headers here, since schemathesis leaves it out (it never ends).
 """
 

@@ -54,7 +54,7 @@ def test_it_revokes_a_token(alice_browser: Client, alice):
 
 
 def test_nobody_revokes_another_players_token(alice_browser: Client, bob):
-    from lobby import tokens
+    from lobby.accounts import tokens
 
     token, _secret = tokens.create(bob, "bob's")
     response = alice_browser.post(f"/settings/api-tokens/{token.pk}/revoke", follow=True)

@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from ginsite.asgi import application
-from lobby import tokens
+from lobby.accounts import tokens
 from tests.games.live_helpers import cookie_of, lobby_match, signed_in, socket
 
 from .streams import NdjsonStream

@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from ginsite.asgi import application
-from lobby import event_log
+from lobby.events import log as event_log
 from tests.sockets import Socket
 
 from .conftest import Api, body, token_for

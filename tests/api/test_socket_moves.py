@@ -14,10 +14,10 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 from ninja.responses import NinjaJSONEncoder
 
-from games.api import MatchDetail
+from games.api.matches import MatchDetail
 from games.models import Match
 from ginsite.asgi import application
-from lobby.idempotency import content_fingerprint
+from lobby.events.idempotency import content_fingerprint
 from lobby.models import IdempotencyRecord
 from tests.games.live_helpers import lobby_match
 from tests.games.test_leak import hidden_from, secrets_of

@@ -15,7 +15,9 @@ from django.utils import timezone
 
 from games.models import Seat
 from ginsite.asgi import application
-from lobby import event_log, event_stream, presence
+from lobby import presence
+from lobby.events import log as event_log
+from lobby.events import stream as event_stream
 from lobby.models import Presence
 from tests.games.live_helpers import lobby_match
 from tests.games.test_replay import DECK

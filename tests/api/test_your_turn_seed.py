@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from games.models import Match
-from lobby import notifications
 from lobby import services as lobby_services
+from lobby.webpush import notifications
 from tests.lobby.lobby_helpers import online
 
 from .conftest import Api, body

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import connections
 from django.test import Client
 
-from games import bea_turns
+from games.bea import turns as bea_turns
 from games.models import Match
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, move, stacked, start
 

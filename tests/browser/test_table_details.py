@@ -11,7 +11,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from games import access, private
+from games import access
+from games.private import tables as private
 from lobby.models import Challenge, Presence
 from tests.browser.table_helpers import (
     ARTIFACTS,

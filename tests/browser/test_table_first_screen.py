@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from games import access, private, services
+from games import access, services
+from games.private import tables as private
 from tests import seeds
 from tests.browser.table_helpers import (
     ARTIFACTS,

@@ -10,7 +10,7 @@ from ginsite.asgi import application
 
 # isort: split
 # (ginsite.asgi sets Django up first.)
-from ginsite import pushes
+from ginsite.lib import after_commit as pushes
 
 _send_now = pushes.send_now
 WINDOW_SECONDS = 5.0

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connections, transaction
 
-from lobby import event_log
+from lobby.events import log as event_log
 from lobby.models import PlayerEvent
 from tests.distributed.test_scale_out import _needs_distributed_setup  # noqa: F401
 

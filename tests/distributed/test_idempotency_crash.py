@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from games.models import Action, Match
-from lobby import tokens
+from lobby.accounts import tokens
 from lobby.models import IdempotencyRecord, Seek
 from tests.distributed.test_scale_out import (  # noqa: F401
     Server,

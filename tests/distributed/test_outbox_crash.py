@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from games.live.presence import HEARTBEAT_SECONDS
 from games.models import Action, Announcement, Match
-from games.presence import HEARTBEAT_SECONDS
-from lobby import tokens
+from lobby.accounts import tokens
 from lobby.models import PlayerEvent
 from tests.distributed.test_scale_out import (  # noqa: F401
     Browser,

@@ -11,9 +11,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection, connections
 
-from lobby import services
 from lobby.models import PoolEntry
-from lobby.services import pool
+from lobby.pool import service as pool
+from lobby.pool import service as pool_service
 from tests.distributed.test_scale_out import _needs_distributed_setup  # noqa: F401
 from tests.lobby.lobby_helpers import online
 
@@ -55,7 +55,7 @@ def test_a_pass_pairs_those_who_joined_while_it_ran(
 
     def run_pass() -> None:
         try:
-            started.extend(services.pair_waiting())
+            started.extend(pool_service.pair_waiting())
         finally:
             connections.close_all()
 
@@ -66,8 +66,8 @@ def test_a_pass_pairs_those_who_joined_while_it_ran(
     try:
         assert read_once.wait(timeout=30)
         # Both passes are running: the joins only add their entries.
-        assert services.join_pool(alice, "standard", 100).status == "waiting"
-        assert services.join_pool(bob, "standard", 100).status == "waiting"
+        assert pool_service.join_pool(alice, "standard", 100).status == "waiting"
+        assert pool_service.join_pool(bob, "standard", 100).status == "waiting"
     finally:
         go_on.set()
         running.join(timeout=60)

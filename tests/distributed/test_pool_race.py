@@ -13,8 +13,8 @@ from django.db import connections
 from django.test import Client
 
 from games.models import Match, Seat
-from lobby import services
 from lobby.models import PoolEntry
+from lobby.pool import service as pool_service
 from tests.distributed.test_scale_out import _needs_distributed_setup  # noqa: F401
 from tests.lobby.lobby_helpers import online
 
@@ -42,7 +42,7 @@ def _joins_and_sweeps(clients: list[Client]) -> list[int | str]:
         try:
             barrier.wait(timeout=30)
             while not done.is_set():
-                services.pair_waiting()
+                pool_service.pair_waiting()
         finally:
             connections.close_all()
 
@@ -68,7 +68,7 @@ def test_concurrent_joins_pair_everyone_once(django_user_model: type[User]) -> N
         clients.append(client)
 
     results = _joins_and_sweeps(clients)
-    services.pair_waiting()  # whoever a race left waiting (none should be)
+    pool_service.pair_waiting()  # whoever a race left waiting (none should be)
 
     # A join answers 302: to the lobby while waiting, to the table when paired at once.
     assert results == [302] * PLAYERS

@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 
 from ginsite.asgi import application
-from lobby import tokens
+from lobby.accounts import tokens
 from tests.distributed.test_scale_out import _needs_distributed_setup  # noqa: F401
 from tests.games.live_helpers import cookie_of, frames, lobby_match, signed_in, socket
 from tests.sockets import Socket

@@ -10,7 +10,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from ginsite.asgi import application
-from lobby import event_stream, tokens
+from lobby.accounts import tokens
+from lobby.events import stream as event_stream
 from tests.distributed.test_scale_out import _needs_distributed_setup  # noqa: F401
 from tests.sockets import Socket
 

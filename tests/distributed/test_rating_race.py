@@ -14,8 +14,8 @@ from games import services
 from games.models import Match
 from games.services import endings
 from games.state_cache import load_state
-from ginsite.refusals import Refused
-from lobby import event_log
+from ginsite.lib.refusals import Refused
+from lobby.events import log as event_log
 from lobby.ratings.models import RatedMatch, Rating, RatingChange
 from tests.distributed.test_scale_out import _needs_distributed_setup  # noqa: F401
 from tests.lobby.rating_helpers import challenge_match, eligible, next_hand, play

@@ -8,7 +8,7 @@ from typing import Any
 from django.test import Client
 from django.urls import reverse
 
-from games import bea_turns
+from games.bea import turns as bea_turns
 from games.lesson import script
 from games.models import Match
 from games.state_cache import load_state

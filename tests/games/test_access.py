@@ -11,8 +11,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import access, guests, local, private
+from games import access
+from games.bea import guests
+from games.local import play as local
 from games.models import Match
+from games.private import tables as private
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, stacked, start
 from .live_helpers import lobby_match

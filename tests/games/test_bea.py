@@ -10,7 +10,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import bea_turns, services
+from games import services
+from games.bea import turns as bea_turns
 from games.events import match_changed
 from games.models import Match
 from games.state_cache import load_state
@@ -98,11 +99,11 @@ def _her_turn_that_nobody_plays(alice: User) -> Match:
     """Bea to move, with the announcement that would have scheduled her lost (as when the
     process died in her pause), and nothing moved for longer than a stalled turn takes."""
     match = start(alice, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
-    match_changed.disconnect(dispatch_uid="games.bea_turns")
+    match_changed.disconnect(dispatch_uid="games.bea.turns")
     try:
         services.submit(match, 0, {"type": "pass"}, 0)
     finally:
-        match_changed.connect(bea_turns.on_change, dispatch_uid="games.bea_turns")
+        match_changed.connect(bea_turns.on_change, dispatch_uid="games.bea.turns")
     _quiet(match)
     return match
 

@@ -103,7 +103,7 @@ def test_it_says_so_in_german() -> None:
 
 
 def test_the_api_counts_a_players_matches_too(alice: User) -> None:
-    from lobby import tokens
+    from lobby.accounts import tokens
 
     headers = {"Authorization": f"Bearer {tokens.create(alice, 'bot')[1]}"}
     start = {"preset": "standard", "target": 100, "level": "easy", "replace": True}

@@ -13,9 +13,12 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import live_table, presence, services
+from games import services
+from games.live import connection as live_table
+from games.live import presence
 from games.models import Match, Seat
-from lobby import completion, tokens
+from lobby.accounts import tokens
+from lobby.people import completion
 from tests.api.conftest import API, body
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, stacked, url

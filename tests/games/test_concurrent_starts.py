@@ -17,7 +17,7 @@ from django.db import connections
 from django.test import Client
 
 from games.models import Match, Seat
-from lobby import tokens
+from lobby.accounts import tokens
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 import pytest
 from django.utils import timezone
 
-from games import presence, services
+from games import services
 from games.engine import display
+from games.live import presence
 from games.models import Match, Seat
 from lobby import presence as lobby_presence
 from tests.sockets import PATIENCE

@@ -10,9 +10,9 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games import replays
 from games.engine import PRESETS, apply, fair, legal_actions, new_match
 from games.models import Match
+from games.records import replays
 from games.state_cache import forget_all, load_state
 from ginclient.verify import check
 

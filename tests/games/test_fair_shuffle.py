@@ -19,9 +19,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import presence, private, services
+from games import services
 from games.engine import fair, legal_actions
+from games.live import presence
 from games.models import Action, Match
+from games.private import tables as private
 from games.state_cache import SEED_WAIT_SECONDS, forget_all, load_state
 from ginclient.api import move_body
 from ginclient.verify import check

@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from games import guests
 from games.access import GUEST_COOKIE, KEY_MAX_AGE, key_cookie_value, new_key
+from games.bea import guests
 from games.models import Match, Seat
 from tests.seeds import deal
 

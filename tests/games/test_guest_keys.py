@@ -12,8 +12,8 @@ from django.test import Client
 
 from games import access
 from games.access import GUEST_COOKIE, OWNER_COOKIE
-from games.consumers import CLOSE_UNAUTHENTICATED
 from games.models import Match, Seat
+from games.web.table_socket import CLOSE_UNAUTHENTICATED
 from tests.api.streams import closed_code
 
 from .conftest import url

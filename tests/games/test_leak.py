@@ -13,8 +13,9 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import bea_turns, services
+from games import services
 from games.access import GUEST_COOKIE
+from games.bea import turns as bea_turns
 from games.engine import ALL_CARDS, fair, legal_actions, player_view
 from games.models import Match
 from games.state_cache import load_state
@@ -253,7 +254,7 @@ async def test_no_hidden_card_reaches_a_guest_playing_bea(quick_bea: None):
 async def test_a_seats_hand_order_reaches_nobody_else(alice: User, bob: User, carol: User):
     """Alice arranges her hand (by rank, then dragged into her own order): Bob's page, his
     JSON, his and a watcher's frames and the watcher's page show nothing of it."""
-    from lobby import tokens
+    from lobby.accounts import tokens
 
     clients = [await sync_to_async(signed_in)(u) for u in (alice, bob, carol)]
     match = await sync_to_async(lobby_match)(alice, bob)

@@ -13,10 +13,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import bea_turns, history, services, stats
+from games import services
 from games.access import GUEST_COOKIE
+from games.bea import turns as bea_turns
 from games.lesson import matches, script
 from games.models import Action, Match, Seat
+from games.records import matches as history
+from games.records import stats
 
 from .conftest import assert_no_leak, hidden_cards, move, snapshot, url
 from .lesson_helpers import begin, play_to, where

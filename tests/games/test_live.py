@@ -11,9 +11,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import live_table, presence, services
+from games import services
+from games.live import connection as live_table
+from games.live import presence
 from games.models import Match, Offer, Seat
-from games.stats import player_stats
+from games.records.stats import player_stats
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, snapshot, stacked, start, url
 from .live_helpers import lobby_match, shown_cards

@@ -13,11 +13,12 @@ from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
-from games import access, local
+from games import access
 from games.engine import ALL_CARDS
+from games.local import play as local
 from games.models import Match, Seat
+from games.records.stats import player_stats
 from games.state_cache import forget_all
-from games.stats import player_stats
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, assert_no_leak, hand, snapshot, stacked
 from .live_helpers import shown_cards

@@ -1,5 +1,5 @@
-"""The hot path's SQL written once (games.lookups, lobby.tokens) gives what the querysets it
-replaces gave: the same rows, field for field, with the same related objects at hand."""
+"""The hot path's SQL written once (games.lookups, lobby.accounts.tokens) gives what the querysets
+it replaces gave: the same rows, field for field, with the same related objects at hand."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from games import lookups, services, state_cache
 from games.engine import legal_actions
 from games.models import Action, Announcement, Match, Offer, seats_with_players
 from games.state_cache import load_state
-from lobby import tokens
+from lobby.accounts import tokens
 from lobby.models import ApiToken
 from tests.seeds import deal
 
@@ -110,7 +110,7 @@ def test_a_table_socket_reads_the_match_with_its_players_and_offers_at_once(alic
     with CaptureQueriesContext(connection) as batch:
         shown = lookups.match_to_show(match.pk)
     assert shown is not None
-    # One round trip on PostgreSQL: one statement holding the three (ginsite.rows.fetch_sets).
+    # One round trip on PostgreSQL: one statement holding the three (ginsite.lib.rows.fetch_sets).
     assert len(batch) == (1 if connection.vendor == "postgresql" else 3)
     orm = Match.objects.get(pk=match.pk)
     newest_first = Offer.objects.order_by("-created_at")

@@ -10,8 +10,8 @@ from django.test import Client
 from games import services
 from games.engine import player_view
 from games.models import Match
+from games.records.stats import player_stats
 from games.state_cache import load_state
-from games.stats import player_stats
 
 from .conftest import start, url
 

@@ -21,8 +21,8 @@ from games.engine import legal_actions
 from games.events import match_changed
 from games.models import Announcement, Match
 from games.state_cache import load_state
-from ginsite import pushes
-from ginsite.refusals import Refused
+from ginsite.lib import after_commit as pushes
+from ginsite.lib.refusals import Refused
 from lobby.models import PlayerEvent
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
 from tests.games.live_helpers import lobby_match

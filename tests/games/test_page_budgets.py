@@ -13,7 +13,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from lobby import tokens
+from lobby.accounts import tokens
 
 from .conftest import start, url
 from .live_helpers import call, cookie_of, frames, opening_frames, signed_in, socket

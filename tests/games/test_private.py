@@ -13,10 +13,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import access, live_table, presence, private, services
+from games import access, services
+from games.live import connection as live_table
+from games.live import presence
 from games.models import Match, Offer, PrivateTable, Seat
+from games.private import tables as private
 from games.state_cache import load_state
-from ginsite.refusals import Refused
+from ginsite.lib.refusals import Refused
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, assert_no_leak, hand, snapshot, stacked, url
 from .live_helpers import shown_cards

@@ -9,8 +9,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import access, presence, private, services
+from games import access, services
+from games.live import presence
 from games.models import Match, PrivateTable, Seat
+from games.private import tables as private
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, hand, stacked
 from .live_helpers import call, cookie_of, frames, opening_frames, shown_cards, signed_in, socket

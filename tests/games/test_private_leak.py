@@ -12,9 +12,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import bea_turns, local, presence, private
+from games.bea import turns as bea_turns
 from games.engine import ALL_CARDS, legal_actions, player_view
+from games.live import presence
+from games.local import play as local
 from games.models import Match
+from games.private import tables as private
 from games.state_cache import load_state
 
 from .live_helpers import shown_cards

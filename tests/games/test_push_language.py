@@ -11,8 +11,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import bea_turns, guests
 from games.access import GUEST_COOKIE, key_cookie_value, new_key
+from games.bea import guests
+from games.bea import turns as bea_turns
 from games.models import Match
 from ginsite.asgi import application
 

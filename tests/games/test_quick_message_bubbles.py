@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 from channels.db import database_sync_to_async
 
-from games import quick_messages
+from games.live import quick_messages
 
 from .live_helpers import cookie_of, frames, lobby_match, opening_frames, signed_in, socket
 

@@ -12,7 +12,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import translation
 
-from games import quick_messages, services
+from games import services
+from games.live import quick_messages
 from games.models import MessageMute
 
 from .live_helpers import lobby_match, signed_in

@@ -84,7 +84,7 @@ def test_it_reads_only_facts_a_view_has(alice: User):
     view = view_for(start(alice), 0)
     # Fields only some views have: a lesson's, and a watcher's seat shown as backs.
     fields = {*view, "lesson", "spectated"}
-    # What live_state gives (games/live_table.py); "open" and "names" at a private table.
+    # What live_state gives (games/live/connection.py); "open" and "names" at a private table.
     live = {"connected", "names", "next", "offer", "answered", "open"}
     for region in REGIONS.values():
         for fact in (*region.reads, region.shown_if, region.form_if):

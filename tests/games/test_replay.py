@@ -1,4 +1,4 @@
-"""Replays of finished hands (games.replays): the page and its JSON, for the players and the
+"""Replays of finished hands (games.records.replays): the page and its JSON, for the players and the
 match's watchers only, only once a hand is over, with Bea's notes stored on the first read; and
 never a card of the hand in play, nor of the stock a finished hand never reached."""
 
@@ -11,9 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import access, local, replays, services
+from games import access, services
 from games.engine import ALL_CARDS
+from games.local import play as local
 from games.models import HandReview, Match
+from games.records import replays
 from games.state_cache import load_state
 from tests.api.conftest import Api, token_for
 

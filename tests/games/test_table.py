@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 
-from games import bea_turns, services, state_cache
+from games import services, state_cache
+from games.bea import turns as bea_turns
 from tests.seeds import deal
 
 from .conftest import (

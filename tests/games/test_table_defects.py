@@ -11,10 +11,11 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 
-from games import private, services
+from games import services
 from games.ai.explain import explain
 from games.engine import PRESETS, apply, new_match, player_view
 from games.models import Offer
+from games.private import tables as private
 from games.table.results import settlement as settlement_rows
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, stacked, start, url

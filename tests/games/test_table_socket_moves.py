@@ -11,9 +11,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games import consumers
 from games.models import Action, Match
 from games.state_cache import load_state
+from games.web import table_socket as consumers
 from tests.sockets import Socket
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, stacked

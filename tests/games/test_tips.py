@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 
-from games import guests, services
+from games import services
 from games.access import GUEST_COOKIE, key_cookie_value, new_key
-from games.tips import COOKIE
+from games.bea import guests
+from games.table.tips import COOKIE
 from tests.seeds import deal
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, move, stacked, start, url

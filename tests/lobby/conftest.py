@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from lobby.push import delivery as push_delivery
+from lobby.webpush import delivery as push_delivery
 from tests.lobby.correspondence_helpers import Clock
 from tests.lobby.push_service import PushService, vapid_key
 
@@ -40,7 +40,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
 def service(settings) -> Iterator[PushService]:  # type: ignore[no-untyped-def]
     settings.VAPID_PRIVATE_KEY = vapid_key()
     # The stand-in is plain http on 127.0.0.1: allowed here alone, by both settings at once
-    # (lobby/push/endpoints.py), and the environment can set neither.
+    # (lobby/webpush/endpoints.py), and the environment can set neither.
     settings.PUSH_ALLOW_LOOPBACK_HTTP = True
     settings.PUSH_SERVICE_HOSTS = [*settings.PUSH_SERVICE_HOSTS, "127.0.0.1"]
     settings.PUSH_RETRY_DELAYS = (0.01, 0.01)

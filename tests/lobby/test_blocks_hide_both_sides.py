@@ -11,7 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from lobby import services, tokens
+from lobby import services
+from lobby.accounts import tokens
 from lobby.models import Challenge
 from tests.lobby.lobby_helpers import HTMX, online
 

@@ -15,8 +15,10 @@ from django.test import Client
 
 from games import services as game_services
 from games.models import Match, Offer
-from lobby import notifications, services, tokens
+from lobby import services
+from lobby.accounts import tokens
 from lobby.models import PlayerEvent
+from lobby.webpush import notifications
 from tests.games.live_helpers import cookie_of, frames, lobby_match, opening_frames, socket
 from tests.lobby.lobby_helpers import HTMX, online, signed_in
 

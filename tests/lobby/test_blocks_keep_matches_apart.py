@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 
-from games.consumers import CLOSE_NOT_FOUND
-from lobby import services, tokens
+from games.web.table_socket import CLOSE_NOT_FOUND
+from lobby import services
+from lobby.accounts import tokens
 from tests.games.live_helpers import call, cookie_of, lobby_match, signed_in, socket
 from tests.lobby.lobby_helpers import online
 

@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games.consumers import _render
-from games.socket_asker import TableReader
+from games.web.socket_asker import TableReader
+from games.web.table_socket import _render
 from lobby import services
 from lobby.models import Seek
 from tests.lobby.lobby_helpers import online

@@ -15,7 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Match, Seat
-from lobby import completion, regions
+from lobby import regions
+from lobby.people import completion
 from tests.lobby.lobby_helpers import online
 
 pytestmark = pytest.mark.django_db

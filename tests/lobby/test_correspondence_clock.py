@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 
-from games import live_table, services
+from games import services
+from games.live import connection as live_table
 from games.models import Match
 from games.services import IllegalMove
-from lobby import tokens
+from lobby.accounts import tokens
 from lobby.ratings.models import RatedMatch
 from lobby.ratings.reads import ratings_of
 from tests.api.conftest import API

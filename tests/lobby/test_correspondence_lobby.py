@@ -12,10 +12,11 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Match
-from ginsite.refusals import Conflict, Refused
+from ginsite.lib.refusals import Conflict, Refused
 from lobby import presence
 from lobby import services as lobby_services
 from lobby.models import Challenge, PoolEntry, Presence, Seek
+from lobby.pool import service as pool_service
 from tests.api.conftest import API
 from tests.games.live_helpers import lobby_match
 
@@ -44,7 +45,7 @@ def _page(user: User) -> Client:
 
 
 def _api(user: User) -> dict[str, str]:
-    from lobby import tokens
+    from lobby.accounts import tokens
 
     return {"Authorization": f"Bearer {tokens.create(user, 'app')[1]}"}
 
@@ -91,7 +92,7 @@ def test_the_services_refuse_days_outside_1_3_7_too(alice: User, bob: User) -> N
         with pytest.raises(Refused):
             lobby_services.post_seek(alice, "standard", 100, days_per_move=days)
         with pytest.raises(Refused):
-            lobby_services.join_pool(alice, "standard", 100, days_per_move=days)
+            pool_service.join_pool(alice, "standard", 100, days_per_move=days)
     _nothing_made()
 
 
@@ -185,17 +186,17 @@ def test_quick_pairing_pairs_only_the_same_days_per_move(
 ) -> None:
     online(alice, bob, carol)
     lobby_match(alice, bob)  # alice and bob are in a live match: correspondence is open to them
-    first = lobby_services.join_pool(alice, "standard", 100, days_per_move=3)
-    other = lobby_services.join_pool(carol, "standard", 100, days_per_move=7)
+    first = pool_service.join_pool(alice, "standard", 100, days_per_move=3)
+    other = pool_service.join_pool(carol, "standard", 100, days_per_move=7)
     assert (first.status, other.status) == ("waiting", "waiting")
-    paired = lobby_services.join_pool(bob, "standard", 100, days_per_move=3)
+    paired = pool_service.join_pool(bob, "standard", 100, days_per_move=3)
     assert paired.status == "paired" and paired.match is not None
     assert paired.match.days_per_move == 3
     assert {s.user_id for s in paired.match.seats.all()} == {alice.pk, bob.pk}
     other.refresh_from_db()
     assert other.status == "waiting"
     with pytest.raises(Conflict):
-        lobby_services.join_pool(bob, "standard", 100)  # live: he is in one
+        pool_service.join_pool(bob, "standard", 100)  # live: he is in one
     answer = Client().get(API + "/pool", headers=_api(alice)).json()
     assert (answer["status"], answer["days_per_move"]) == ("paired", 3)
 

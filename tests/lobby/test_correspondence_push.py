@@ -15,10 +15,10 @@ from django.contrib.auth.models import User
 
 from games import services
 from games.engine import legal_actions
-from lobby import notifications
 from lobby import services as lobby_services
-from lobby.push import delivery as push_delivery
 from lobby.routing import websocket_urlpatterns
+from lobby.webpush import delivery as push_delivery
+from lobby.webpush import notifications
 from tests.lobby.push_service import PushService
 from tests.lobby.test_push import _pushes, _subscribe
 from tests.sockets import Socket

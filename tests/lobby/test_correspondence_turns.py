@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 
 from games import services
-from ginsite.apikit import api_time
-from lobby import tokens
+from ginsite.lib.apikit import api_time
+from lobby.accounts import tokens
 from lobby.ratings.models import RatedMatch
 from lobby.regions import render_regions
 from tests.api.conftest import API
@@ -156,7 +156,7 @@ def test_right_after_the_accept_the_hand_waits_for_the_challenger_and_the_lists_
 ) -> None:
     """Issue 41, defect 7: bob accepted and his table sent its seed; the deal waits for
     alice's, so the match is alice's to open, not one waiting for her opponent."""
-    from games.correspondence import your_turn
+    from games.live.correspondence import your_turn
     from games.state_cache import load_state
     from lobby import services as lobby_services
     from tests.lobby.lobby_helpers import online

@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Seat
-from ginsite import refusals
+from ginsite.lib import refusals
 from lobby import services
 from lobby.models import Block, Challenge
 from tests.games.live_helpers import lobby_match

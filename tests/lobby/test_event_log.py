@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lobby import event_log
+from lobby.events import log as event_log
 from lobby.models import PlayerEvent
 
 pytestmark = pytest.mark.django_db

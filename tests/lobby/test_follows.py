@@ -8,9 +8,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.models import Match
-from ginsite.refusals import NotAllowed, Refused
-from lobby import friends, services
+from ginsite.lib.refusals import NotAllowed, Refused
+from lobby import services
 from lobby.models import Follow
+from lobby.people import friends
 from tests.games.live_helpers import lobby_match
 from tests.lobby.lobby_helpers import go_quiet, online, signed_in
 

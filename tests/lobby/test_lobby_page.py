@@ -8,7 +8,7 @@ from django.test import Client
 
 from games.models import Match, Seat
 from games.services import SeatSpec, create_match, ruleset
-from ginsite import refusals
+from ginsite.lib import refusals
 from lobby import presence, services
 from lobby.models import Block, Challenge, Presence
 from tests.lobby.lobby_helpers import go_quiet, online

@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.test import Client
 
-from games.private import clean_guest_name
-from ginsite import names
+from games.private.tables import clean_guest_name
+from ginsite.lib import names
 from lobby.models import Profile
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import history, services
+from games import services
 from games.models import Match, Seat
+from games.records import matches as history
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, bea_moves, move, stacked, start, url
 from tests.games.live_helpers import lobby_match
 
@@ -123,8 +124,8 @@ def test_a_finished_table_opens_read_only(alice: User):
 
 
 def test_an_adopted_guest_match_is_listed(client: Client):
-    from games import guests
     from games.access import GUEST_COOKIE, key_cookie_value, new_key
+    from games.bea import guests
 
     key = new_key()
     match = guests.start(key)

@@ -12,8 +12,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.forms import ValidationError
 from django.test import Client
 
-from games.private import clean_guest_name
-from ginsite import names
+from games.private.tables import clean_guest_name
+from ginsite.lib import names
 from lobby.models import Profile
 
 from .test_signup import _name_errors as _errors

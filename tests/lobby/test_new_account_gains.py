@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from lobby import event_log
+from lobby.events import log as event_log
 from lobby.ratings import glicko
 from lobby.ratings.models import Rating, RatingChange
 from tests.api.conftest import Api, body, token_for

@@ -13,14 +13,14 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games import services as game_services
-from games.live_table import CLAIM_AFTER_SECONDS, claimable
+from games.live.connection import CLAIM_AFTER_SECONDS, claimable
 from games.models import Match
 from games.services.moves import SEED_WAIT_SECONDS
 from games.state_cache import load_state
-from ginsite.refusals import Conflict
-from lobby import services
+from ginsite.lib.refusals import Conflict
 from lobby.models import PoolEntry
 from lobby.playnow import notice, offer
+from lobby.pool import service as pool_service
 from lobby.ratings.models import RatedMatch, Rating
 from tests.lobby.correspondence_helpers import Clock
 from tests.lobby.lobby_helpers import HTMX
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _join(user: User, **kwargs: Any) -> PoolEntry:
-    return services.join_pool(user, "standard", 100, **kwargs)
+    return pool_service.join_pool(user, "standard", 100, **kwargs)
 
 
 def _bea_matches(user: User) -> list[Match]:

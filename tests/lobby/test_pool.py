@@ -13,11 +13,12 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Match
-from ginsite import refusals
+from ginsite.lib import refusals
 from lobby import services
 from lobby.models import Block, PoolEntry
+from lobby.pool import pairs as pool_pairs
+from lobby.pool import service as pool_service
 from lobby.ratings.models import Rating
-from lobby.services import pool_pairs
 from tests.lobby.lobby_helpers import HTMX, lobby_matches, online
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,9 @@ def _rate(user: User, rating: float) -> None:
 
 
 def _join(user: User, seconds: float = 0, **kwargs: object) -> PoolEntry:
-    return services.join_pool(user, "standard", 100, now=T0 + timedelta(seconds=seconds), **kwargs)
+    return pool_service.join_pool(
+        user, "standard", 100, now=T0 + timedelta(seconds=seconds), **kwargs
+    )
 
 
 def _opponents(match: Match) -> set[str]:
@@ -63,8 +66,8 @@ def test_it_widens_the_window_while_they_wait(alice: User, bob: User) -> None:
     assert pool_pairs.window(T0, T0) == 100
     assert pool_pairs.window(T0, T0 + timedelta(seconds=15)) == 300
     assert pool_pairs.window(T0, T0 + timedelta(seconds=60)) == 500
-    assert services.pair_waiting(T0 + timedelta(seconds=14)) == []  # +-287: not yet
-    [match] = services.pair_waiting(T0 + timedelta(seconds=15))
+    assert pool_service.pair_waiting(T0 + timedelta(seconds=14)) == []  # +-287: not yet
+    [match] = pool_service.pair_waiting(T0 + timedelta(seconds=15))
     assert _opponents(match) == {"alice", "bob"}
     assert set(PoolEntry.objects.values_list("status", flat=True)) == {"paired"}
 
@@ -73,7 +76,7 @@ def test_it_never_pairs_across_a_block(alice: User, bob: User, carol: User) -> N
     services.block(alice, bob)
     _join(alice)
     assert _join(bob).status == "waiting"
-    assert services.pair_waiting(T0 + timedelta(seconds=60)) == []
+    assert pool_service.pair_waiting(T0 + timedelta(seconds=60)) == []
     paired = _join(carol, 61)
     assert paired.status == "paired"
     assert paired.opponent == alice  # the one who waited longest
@@ -89,7 +92,7 @@ def test_it_does_not_pair_the_same_two_twice_in_a_row_while_others_wait(
     _join(alice, 100)
     _join(carol, 100)
     assert _join(bob, 100).status == "waiting"  # not alice again: carol waits too
-    [match] = services.pair_waiting(T0 + timedelta(seconds=130))
+    [match] = pool_service.pair_waiting(T0 + timedelta(seconds=130))
     assert _opponents(match) == {"alice", "carol"}
 
 
@@ -113,10 +116,10 @@ def test_a_bot_meets_a_human_only_where_the_human_allows_bots(
 
 def test_it_cancels_and_joins_again(client: Client, alice: User, bob: User) -> None:
     _join(alice)
-    services.leave_pool(alice)
+    pool_service.leave_pool(alice)
     assert PoolEntry.objects.get().status == "cancelled"
     with pytest.raises(refusals.Conflict, match="You are not waiting for a game."):
-        services.leave_pool(alice)
+        pool_service.leave_pool(alice)
     assert _join(bob).status == "waiting"  # alice is not in the pool any more
     assert _join(alice).status == "paired"
 
@@ -124,7 +127,7 @@ def test_it_cancels_and_joins_again(client: Client, alice: User, bob: User) -> N
 def test_joining_twice_is_refused(alice: User) -> None:
     _join(alice)
     with pytest.raises(refusals.Conflict, match="already waiting"):
-        services.join_pool(alice, "classic", 50)
+        pool_service.join_pool(alice, "classic", 50)
     assert PoolEntry.objects.get().preset == "standard"
 
 
@@ -175,7 +178,7 @@ def test_the_lobby_page_shows_the_wait_and_sends_both_to_the_table(
 
 def test_the_wait_says_why(client: Client, alice: User, bob: User) -> None:
     _rate(bob, 2100)  # out of reach even at +-500
-    services.join_pool(bob, "standard", 100)
+    pool_service.join_pool(bob, "standard", 100)
     client.force_login(alice)
     client.post("/lobby/pool/", {"tile": "standard:100"})
     html = client.get("/lobby/").content.decode()

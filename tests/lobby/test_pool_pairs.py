@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from lobby.models import PoolEntry
-from lobby.services.pool_pairs import Pool, again
+from lobby.pool.pairs import Pool, again
 
 NOW = timezone.now()
 

@@ -14,11 +14,11 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.utils import timezone
 
-from lobby import services
 from lobby.models import PoolEntry
+from lobby.pool import service as pool
+from lobby.pool import service as pool_service
 from lobby.ratings.models import Rating
 from lobby.routing import websocket_urlpatterns
-from lobby.services import pool
 from tests.sockets import Socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -29,8 +29,8 @@ def _waiting_beside_carol(alice: User, carol: User, language: str) -> None:
     """Carol waits for the same game out of anyone's reach; alice joined 16 s ago."""
     Rating.objects.create(user=carol, preset="standard", rating=2100, rd=80)
     now = timezone.now()
-    services.join_pool(carol, "standard", 100, now=now - timedelta(seconds=60))
-    services.join_pool(alice, "standard", 100, now=now - timedelta(seconds=16))
+    pool_service.join_pool(carol, "standard", 100, now=now - timedelta(seconds=60))
+    pool_service.join_pool(alice, "standard", 100, now=now - timedelta(seconds=16))
     alice.profile.language = language
     alice.profile.save()
 

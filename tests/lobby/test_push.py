@@ -14,11 +14,12 @@ from django.test import Client
 from py_vapid import Vapid02
 
 from games import services as game_services
-from lobby import presence, push
+from lobby import presence
 from lobby import services as lobby_services
 from lobby.models import Presence, PushSubscription
-from lobby.push import delivery as push_delivery
 from lobby.services.follows import follow
+from lobby.webpush import delivery as push_delivery
+from lobby.webpush import subscriptions as push
 from tests.games.conftest import ALICE_KNOCKS, stacked
 from tests.games.live_helpers import lobby_match
 from tests.lobby.lobby_helpers import online

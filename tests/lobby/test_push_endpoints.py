@@ -19,11 +19,12 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 
-from lobby import presence, tokens
+from lobby import presence
 from lobby import services as lobby_services
+from lobby.accounts import tokens
 from lobby.models import PushSubscription
-from lobby.push import delivery as push_delivery
-from lobby.push import endpoints
+from lobby.webpush import delivery as push_delivery
+from lobby.webpush import endpoints
 from tests.envsettings import load_settings
 from tests.lobby.lobby_helpers import online
 from tests.lobby.push_service import Device, Listener, PushService, vapid_key

@@ -12,7 +12,7 @@ from games import services
 from games.models import Match
 from games.services import endings
 from games.state_cache import load_state
-from lobby import event_log
+from lobby.events import log as event_log
 from lobby.ratings import results
 from lobby.ratings.glicko import display
 from lobby.ratings.models import RatedMatch, RatingChange

@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from ginsite import settings as shipped
-from lobby import tokens
+from lobby.accounts import tokens
 from tests.lobby.lobby_helpers import HTMX, signed_in
 
 if TYPE_CHECKING:

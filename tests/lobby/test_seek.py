@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.models import Seat
-from ginsite import refusals
+from ginsite.lib import refusals
 from lobby import presence, services
 from lobby.models import Block, Seek
 from lobby.services import pairing

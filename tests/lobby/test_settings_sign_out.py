@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from lobby import tokens
+from lobby.accounts import tokens
 from tests.games.live_helpers import signed_in
 
 pytestmark = pytest.mark.django_db

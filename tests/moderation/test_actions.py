@@ -14,6 +14,7 @@ from lobby import services as lobby_services
 from lobby.models import Challenge, PlayerEvent, PoolEntry
 from lobby.moderation import reports
 from lobby.moderation.models import LogEntry, Report, Sanction
+from lobby.pool import service as pool_service
 from tests.games.live_helpers import lobby_match
 from tests.lobby.lobby_helpers import online
 from tests.moderation.helpers import HTMX, open_reports, signed_in
@@ -166,7 +167,7 @@ def test_a_ban_from_rated_play_withdraws_rated_offers_at_once(
 def test_a_ban_from_rated_play_withdraws_a_rated_place_in_the_pool(
     moderator: User, alice: User
 ) -> None:
-    lobby_services.join_pool(alice, "standard", "100", rated=True)
+    pool_service.join_pool(alice, "standard", "100", rated=True)
     _act(moderator, "alice", "rated_ban", topic="rating_abuse")
     assert not PoolEntry.objects.filter(user=alice, status="waiting").exists()
 
@@ -236,7 +237,7 @@ def test_a_ban_from_reporting_refuses_and_closes_their_reports(
 def test_closing_an_account_ends_its_sessions_and_tokens_at_once(
     moderator: User, alice: User, bob: User
 ) -> None:
-    from lobby.tokens import create
+    from lobby.accounts.tokens import create
 
     online(alice, bob)
     seek = lobby_services.post_seek(alice, "standard", 100)

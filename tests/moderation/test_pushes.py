@@ -12,9 +12,9 @@ from django.contrib.auth.models import User
 
 from ginsite.asgi import application
 from lobby import services as lobby_services
-from lobby import tokens
-from lobby.moderation import actions
+from lobby.accounts import tokens
 from lobby.moderation.models import Sanction
+from lobby.moderation.sanctions import actions
 from tests.api.streams import closed_code
 from tests.games.live_helpers import cookie_of, frames, lobby_match, signed_in, socket
 from tests.lobby.lobby_helpers import online

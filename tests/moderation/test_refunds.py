@@ -14,8 +14,8 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Match
-from lobby.moderation import actions
 from lobby.moderation.models import RatingRefund
+from lobby.moderation.sanctions import actions
 from lobby.ratings.models import Rating, RatingChange
 from lobby.ratings.reads import leaders, ratings_of
 from tests.moderation.helpers import signed_in

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.test import Client
 
-from lobby import tokens
+from lobby.accounts import tokens
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -88,7 +88,7 @@ def test_it_answers_404_in_json_for_paths_it_does_not_have(token: str, path: str
 
 
 def test_it_answers_a_server_error_in_json(token: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from lobby import api as lobby_api
+    from lobby.api import routes as lobby_api
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")

@@ -13,7 +13,7 @@ from django.db import OperationalError
 from django.test import Client
 from psycopg_pool import PoolTimeout
 
-from lobby import tokens
+from lobby.accounts import tokens
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

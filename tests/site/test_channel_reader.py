@@ -1,7 +1,7 @@
 """A stream waits for its next push with a timeout (a keep-alive when it is quiet) and loses
 nothing sent after the wait ran out. With the Redis pub/sub layer (CI's second pass) a
 receive cancelled by a timeout unsubscribes its channel, and what came before the next
-receive was dropped; ``ginsite.channel_reader.ChannelReader`` keeps one receive running
+receive was dropped; ``ginsite.lib.channel_reader.ChannelReader`` keeps one receive running
 instead."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from channels.layers import get_channel_layer
 
-from ginsite.channel_reader import ChannelReader
+from ginsite.lib.channel_reader import ChannelReader
 
 pytestmark = pytest.mark.asyncio
 

@@ -1,4 +1,4 @@
-"""Every number a client sends goes through one parser (``ginsite.numbers``): ASCII digits,
+"""Every number a client sends goes through one parser (``ginsite.lib.numbers``): ASCII digits,
 bounded. "²" and "①" pass ``str.isdigit()`` and crash ``int()`` (a 500 on the leaderboards'
 page, the offer, claim and resign forms and pass and play's move, a socket closed with 1011
 on ``/ws/events/?since=①``), and ``int()`` reads "١٢", " 1" and "1_0" as numbers (issue 39,
@@ -20,9 +20,9 @@ from django.test import Client
 
 from games import services
 from games.models import Match, Offer
-from ginsite import numbers
 from ginsite.asgi import application
-from lobby import tokens
+from ginsite.lib import numbers
+from lobby.accounts import tokens
 from lobby.models import Challenge, PoolEntry, Seek
 from tests.api.streams import closed_code
 from tests.games.live_helpers import cookie_of, lobby_match, opening_frames, socket

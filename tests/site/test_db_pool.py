@@ -20,7 +20,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
-from lobby import tokens
+from lobby.accounts import tokens
 from tests.envsettings import load_settings
 
 if TYPE_CHECKING:

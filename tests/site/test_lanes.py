@@ -1,5 +1,5 @@
-"""HTTP requests run on long-lived lanes (ginsite.lanes): one request after another reuse the
-same thread (and with it the database connection), the whole request (middleware and view)
+"""HTTP requests run on long-lived lanes (ginsite.serving.lanes): one request after another reuse
+the same thread (and with it the database connection), the whole request (middleware and view)
 runs there without hops to the event loop, a request that finds every lane busy waits for
 one (no more requests at once than lanes), and the event stream never takes a lane."""
 
@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.test import override_settings
 from django.urls import path
 
-from ginsite.lanes import LanedASGIHandler
+from ginsite.serving.lanes import LanedASGIHandler
 
 seen: list[str] = []
 release = threading.Event()

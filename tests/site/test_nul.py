@@ -15,7 +15,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from lobby import tokens
+from lobby.accounts import tokens
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

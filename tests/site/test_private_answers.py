@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Match
-from lobby import tokens
+from lobby.accounts import tokens
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
 from tests.games.lesson_helpers import begin
 from tests.games.live_helpers import lobby_match

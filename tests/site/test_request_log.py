@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 
-from lobby import tokens
+from lobby.accounts import tokens
 from tests.games.live_helpers import lobby_match
 from tests.seeds import deal
 

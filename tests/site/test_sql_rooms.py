@@ -1,6 +1,7 @@
 """The hand-written SQL has one home per app: ``games.lookups`` and ``lobby.lookups`` (beside
-``ginsite.rows``, which builds it). The import contract in pyproject.toml keeps ``ginsite.rows``
-to them; this keeps raw cursors to them too, so that a reader looking for the SQL a request
+``ginsite.lib.rows``, which builds it). The import contract in pyproject.toml keeps
+``ginsite.lib.rows`` to them; this keeps raw cursors to them too, so that a reader looking for the
+SQL a request
 runs finds it in one module and every other module reads as ORM or as those functions."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SQL_HOMES = {"games/lookups.py", "lobby/lookups.py", "ginsite/rows.py"}
+SQL_HOMES = {"games/lookups.py", "lobby/lookups.py", "ginsite/lib/rows.py"}
 
 
 def _cursor_calls(path: Path) -> list[int]:

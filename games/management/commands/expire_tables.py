@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games import guests
+from games.bea import guests
 from games.lesson import matches as lessons
-from games.private import EXPIRE_AFTER_DAYS, expire_tables
+from games.private.tables import EXPIRE_AFTER_DAYS, expire_tables
 
 
 class Command(BaseCommand):

@@ -8,7 +8,8 @@ from typing import Any
 
 from django import template
 
-from lobby.moderation import access, notices
+from lobby.moderation import access
+from lobby.moderation.sanctions import notices
 
 register = template.Library()
 

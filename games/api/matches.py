@@ -1,0 +1,526 @@
+"""The matches' part of the JSON API: list mine, read my view, move, resign, offers, Bea.
+
+Every change goes through ``games.services`` (the one door) with the version the client's move
+was made for; what a client reads is ``readers.view_for`` its seat (or as a watcher), as every
+other reader does. Against Bea, her replies follow the human's move on the server, paced as at
+the table: a client hears of each on its event stream. Reading changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from functools import partial
+from typing import Annotated, Any, Literal
+
+from django.http import HttpRequest
+from ninja import Field, Query, Router, Schema, Status
+
+from games import access, lookups, services
+from games.api import asker as api_asker
+from games.api import view_schema
+from games.api.replays import ReplayOut
+from games.bea import limits as starts
+from games.engine import legal_actions
+from games.live import correspondence, presence
+from games.models import Match, Seat, seats_with_players
+from games.readers import view_for
+from games.records import matches as history
+from games.records import replays
+from games.state_cache import load_state
+from games.table import add_ons as extras
+from ginsite.lib.apikit import (
+    ERRORS,
+    ApiError,
+    Body,
+    Error,
+    Params,
+    Preset,
+    Target,
+    WholeNumber,
+    answer_keeper,
+    user_of,
+)
+from ginsite.lib.numbers import PathInt
+from ginsite.lib.refusals import NotFound, Refused
+
+router = Router()
+
+Card = Annotated[str, Field(pattern=r"^[A2-9TJQK][CDHS]$", examples=["TD"])]
+# A player's own seed for the provably fair deal (docs/fairness.md).
+PlayerSeed = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+# --- Schemas ------------------------------------------------------------------------------------
+
+
+class PlainAction(Body):
+    type: Literal["take_upcard", "pass", "big_gin", "next_hand"]
+
+
+class DrawAction(Body):
+    type: Literal["draw"]
+    from_: Literal["stock", "discard"] = Field(alias="from")
+
+    model_config = {"extra": "forbid", "strict": True, "populate_by_name": True}
+
+
+class CardAction(Body):
+    type: Literal["discard", "knock", "gin"]
+    card: Card
+
+
+class SeedAction(Body):
+    type: Literal["seed"]
+    seed: PlayerSeed | None = Field(
+        None, description="Yours for the hand being shuffled, random and fresh; none without it."
+    )
+
+
+Action = Annotated[PlainAction | DrawAction | CardAction | SeedAction, Field(discriminator="type")]
+
+
+class ActionIn(Body):
+    action: Action
+    version: WholeNumber = Field(
+        ge=0, description="The view's `version` this move was chosen on (409 if stale)."
+    )
+    seed: PlayerSeed | None = Field(
+        None,
+        description="With a `seed` action, its seed. Beside any other it changes nothing, "
+        "except in matches of the older scheme `sha256-fisher-yates-1` (docs/fairness.md).",
+    )
+
+
+class VersionIn(Body):
+    version: WholeNumber = Field(ge=0)
+
+
+class OfferIn(Body):
+    kind: Literal["rematch", "restart"]
+    version: WholeNumber = Field(ge=0)
+
+
+class BeaIn(Body):
+    preset: Preset = "standard"
+    target: Target = 100
+    level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    replace: bool = Field(
+        False, description="Abandon (and lose) your running match against Bea, if any."
+    )
+
+
+class SeatOut(Schema):
+    seat: int
+    kind: Literal["player", "guest", "bea", "local"]
+    username: str | None
+    display_name: str
+    bea_level: str | None
+
+
+class MatchRating(Schema):
+    rated: bool = Field(description="Played for rating: agreed so when the match was made.")
+    outcome: Literal["casual", "pending", "rated", "aborted", "restarted"] = Field(
+        description='What the match counts for: "casual" (not for rating, or made casual by '
+        'the daily cap: see `reason`), "pending" (rated, still in play), "rated" (the ratings '
+        'changed: each player got a `rating` event), "aborted" (ended too early to count), '
+        '"restarted" (replaced by a restart, which is rated instead).'
+    )
+    reason: Literal["not_rated", "daily_cap", "ended_early", "restarted"] | None = Field(
+        description='Why it is not rated: "not_rated" (casual from the start), "daily_cap" '
+        "(the two players' fourth rated result against each other within 24 hours), "
+        '"ended_early" (resigned, abandoned or won on time before the first hand was over or '
+        'before both players made two moves at the cards), "restarted"; null when rated.'
+    )
+    message: str | None = Field(description="The reason in words, in your language.")
+
+
+class MatchSummary(Schema):
+    id: str
+    kind: Literal["bea", "lobby", "private", "local"]
+    status: Literal["active", "finished", "resigned", "abandoned", "timed_out", "restarted"]
+    seat: int | None = Field(description="Your seat; null when you are watching.")
+    seats: list[SeatOut]
+    version: int
+    scores: list[int]
+    your_turn: bool
+    winner_seat: int | None
+    rules: dict[str, Any] = Field(json_schema_extra=view_schema.replacing(view_schema.RULES))
+    days_per_move: int | None = Field(
+        description="A correspondence match: days per move (see `GET /me/your-turn`); null: live."
+    )
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    previous: str | None
+    rating: MatchRating | None = Field(
+        None, description="What the match counts for in the ratings (null: the site has none)."
+    )
+
+
+class MatchDetail(MatchSummary):
+    view: dict[str, Any] = Field(
+        description="Your seat's player_view (see docs/api.md), or the spectator view.",
+        json_schema_extra=view_schema.replacing(view_schema.VIEW),
+    )
+    live: dict[str, Any] | None = Field(
+        description="Between two people: presence, the open offer, the next match.",
+        json_schema_extra=view_schema.replacing(view_schema.LIVE),
+    )
+
+
+class OfferOut(Schema):
+    id: int
+    kind: Literal["rematch", "restart"]
+    from_seat: int
+    status: Literal["pending", "accepted", "declined", "withdrawn"]
+    result: str | None
+
+
+class Answered(Schema):
+    offer: OfferOut
+    next: str | None = Field(description="The match an accepted offer started.")
+
+
+class MatchQuery(Params):
+    status: Literal["active", "finished", "all"] = "all"
+    limit: int = Field(50, ge=1, le=200)
+
+
+class ScoreOut(Schema):
+    mine: int
+    theirs: int
+
+
+class HistoryRow(Schema):
+    id: str
+    kind: Literal["bea", "lobby", "private", "local"]
+    opponent: str = Field(description="The opponent's display name (Bea, a player, a guest).")
+    opponent_username: str | None = Field(description="Null for Bea and for guests.")
+    rules: Literal["standard", "classic", "simple"]
+    target: int
+    score: ScoreOut
+    result: Literal["running", "won", "lost"]
+    status: Literal["active", "finished", "resigned", "abandoned", "timed_out"]
+    created_at: datetime
+    finished_at: datetime | None
+    url: str = Field(description="The table's page (read-only once the match is over).")
+
+
+class TurnRow(Schema):
+    id: str = Field(description="The match (`GET /matches/{id}`).")
+    seat: int
+    opponent: str = Field(description="The opponent's display name.")
+    opponent_username: str | None
+    rules: Literal["standard", "classic", "simple"]
+    target: int
+    days_per_move: Literal[1, 3, 7]
+    scores: list[int]
+    deadline: datetime | None = Field(
+        description="Until when you may move; after it your opponent may claim the win. "
+        "Waiting for your seed: when the hand is dealt without it."
+    )
+    seconds_left: int | None = Field(description="Until the deadline, as of this answer.")
+    time_left: str = Field(description='The time left in words ("2 days 5 hours left").')
+    version: int = Field(description="The match's version, to move on.")
+    waiting_for: Literal["move", "seed"] = Field(
+        description='"move": it is your move (until `deadline`). "seed": the hand waits for '
+        "your seed for its deal (the action `seed`, docs/fairness.md), and is dealt without it "
+        "at `deadline`, seconds from now."
+    )
+
+
+class HistoryPage(Schema):
+    count: int = Field(description="All your matches (every page).")
+    page: int
+    pages: int
+    next: int | None = Field(description="The next (older) page, or null.")
+    previous: int | None = Field(description="The previous (newer) page, or null.")
+    results: list[HistoryRow]
+
+
+class HistoryQuery(Params):
+    page: int = Field(1, ge=1, le=1_000_000)
+    per_page: int = Field(history.PAGE_SIZE, ge=1, le=100)
+
+
+# --- Helpers ------------------------------------------------------------------------------------
+
+
+def _acting(user: Any, public_id: str) -> tuple[Match, int]:
+    """The match and the seat of a player acting on it (an offer, a resignation, a claim): a
+    request that is also its player being here."""
+    asker, seat = api_asker.player(user, public_id)
+    presence.seat_active(asker.match, seat)
+    return asker.match, seat
+
+
+def _summary(match: Match, seat: int | None) -> dict[str, Any]:
+    seats = sorted(match.seats.all(), key=lambda s: s.number)
+    state = load_state(match) if match.is_active else None
+    # Your turn: your move, or (the hand waits for it) your seed for the deal.
+    your_turn = (
+        state is not None
+        and seat is not None
+        and (state.to_act == seat or {"type": "seed"} in legal_actions(state, seat))
+    )
+    return {
+        "id": match.public_id,
+        "kind": match.kind,
+        "status": match.status,
+        "seat": seat,
+        "seats": [
+            {
+                "seat": s.number,
+                "kind": s.kind,
+                "username": s.user.get_username() if s.user is not None else None,
+                "display_name": s.display_name,
+                "bea_level": s.bea_level or None,
+            }
+            for s in seats
+        ],
+        "version": match.version,
+        "scores": list(match.scores or [0, 0]),
+        "your_turn": your_turn,
+        "winner_seat": match.winner_seat,
+        "rules": match.rules,
+        "days_per_move": match.days_per_move,
+        "created_at": match.created_at,
+        "updated_at": match.updated_at,
+        "finished_at": match.finished_at,
+        "previous": match.previous.public_id if match.previous_id and match.previous else None,
+        "rating": None,
+        **extras.fields_for(match),
+    }
+
+
+def _detail(match: Match, seat: int | None) -> dict[str, Any]:
+    """The answer about ``match``, which holds its seats with their players: as the door read
+    them (``access.find``), or as ``_with_players`` reads them after a change."""
+    view = view_for(match, seat)
+    live = view.pop("live", None)
+    return {**_summary(match, seat), "view": view, "live": live}
+
+
+def _with_players(match: Match) -> Match:
+    """A match made without its seats (``services.start_bea_match``) or found without their
+    names (``access.held_seat``): its seats and their names."""
+    lookups.prefetch_players(match)
+    return match
+
+
+def _offer_json(offer: Any) -> dict[str, Any]:
+    return {
+        "id": offer.pk,
+        "kind": offer.kind,
+        "from_seat": offer.from_seat,
+        "status": offer.status,
+        "result": offer.result.public_id if offer.result_id and offer.result else None,
+    }
+
+
+# --- Matches ------------------------------------------------------------------------------------
+
+
+@router.get("/matches", response={200: list[MatchSummary], ERRORS: Error}, tags=["matches"])
+def list_matches(request: HttpRequest, query: Query[MatchQuery]) -> list[dict[str, Any]]:
+    """Your matches, most recently changed first."""
+    user = user_of(request)
+    matches = Match.objects.filter(seats__user=user, seats__kind=Seat.Kind.PLAYER).prefetch_related(
+        "seats__user__profile"
+    )
+    if query.status == "active":
+        matches = matches.filter(status=Match.Status.ACTIVE)
+    elif query.status == "finished":
+        matches = matches.exclude(status=Match.Status.ACTIVE)
+    out = []
+    for match in matches.distinct().order_by("-updated_at")[: query.limit]:
+        out.append(_summary(match, access.seat_of(match, user)))
+    return out
+
+
+@router.get("/me/matches", response={200: HistoryPage, ERRORS: Error}, tags=["matches"])
+def my_match_history(request: HttpRequest, query: Query[HistoryQuery]) -> dict[str, Any]:
+    """Your finished and running matches, newest first, a page at a time: the list your
+    profile page shows (opponent, rules, score, result, date). A page past the last gives the
+    last page."""
+    page, rows = history.page_of(user_of(request), query.page, query.per_page)
+    return {
+        "count": page.paginator.count,
+        "page": page.number,
+        "pages": page.paginator.num_pages,
+        "next": page.next_page_number() if page.has_next() else None,
+        "previous": page.previous_page_number() if page.has_previous() else None,
+        "results": [row.as_json() for row in rows],
+    }
+
+
+@router.get("/me/your-turn", response={200: list[TurnRow], ERRORS: Error}, tags=["matches"])
+def your_turn(request: HttpRequest) -> list[dict[str, Any]]:
+    """Your correspondence matches where it is your move, or where the hand waits for your
+    seed for the deal (`waiting_for`), least time left first (in your language:
+    `Accept-Language` or your profile's). Between hands nobody is on the move."""
+    return [turn.as_json() for turn in correspondence.your_turn(user_of(request))]
+
+
+@router.get("/lobby/matches", response={200: list[MatchSummary], ERRORS: Error}, tags=["matches"])
+def lobby_matches(request: HttpRequest) -> list[dict[str, Any]]:
+    """Lobby matches in progress, which anyone signed in may watch."""
+    user = user_of(request)
+    matches = (
+        Match.objects.filter(kind=Match.Kind.LOBBY, status=Match.Status.ACTIVE)
+        .exclude(seats__user_id__in=access.kept_apart(user.pk))
+        .prefetch_related(seats_with_players())
+        .order_by("-updated_at")[:100]
+    )
+    return [_summary(m, access.seat_of(m, user)) for m in matches]
+
+
+@router.post("/matches/bea", response={201: MatchDetail, ERRORS: Error}, tags=["bea"])
+def start_bea(request: HttpRequest, body: BeaIn) -> Status:
+    """Start a match against Bea, the computer opponent (you play first). One at a time:
+    with a match against her still running, say ``replace`` to abandon it (it counts as lost)."""
+    user = user_of(request)
+    try:
+        match = services.start_bea_match(
+            user,
+            body.preset,
+            body.target,
+            body.level,
+            replace_running=body.replace,
+            admit=starts.admit(f"user:{user.pk}", None),
+        )
+    except services.BeaMatchRunning as running:
+        # The API's words for it: a client asks again with ``replace``, not with a button.
+        raise services.BeaMatchRunning(
+            running.running,
+            f"Your match {running.running.public_id} against Bea is still running: finish "
+            "it, or start again with replace set to abandon it.",
+        ) from None
+    except starts.TooManyMatches:
+        raise  # 429 with Retry-After, as the service says
+    except Refused as refused:
+        # Rules the body names that the service turns down (a preset, a target, a level):
+        # a malformed body, the API's own 400.
+        raise ApiError(400, "invalid_request", refused.message) from None
+    return Status(201, _detail(_with_players(match), 0))
+
+
+@router.get("/matches/{match_id}", response={200: MatchDetail, ERRORS: Error}, tags=["matches"])
+def get_match(request: HttpRequest, match_id: str) -> dict[str, Any]:
+    """Your view of a match: your seat's ``player_view``, or the spectator view when you watch
+    a lobby match you do not play in."""
+    asker = api_asker.reader(user_of(request), match_id)
+    if asker.seat is not None:
+        # Reading the match is its player being here (an API client opens no table socket):
+        # the win cannot be claimed against a player who keeps reading (issue 28).
+        presence.seat_active(asker.match, asker.seat)
+    return _detail(asker.match, asker.seat)
+
+
+@router.get(
+    "/matches/{match_id}/hands/{hand_number}/replay",
+    response={200: ReplayOut, ERRORS: Error},
+    tags=["matches"],
+)
+def hand_replay(request: HttpRequest, match_id: str, hand_number: PathInt) -> dict[str, Any]:
+    """A finished hand, move by move: both hands at every step, Bea's notes, the result. For
+    the players and anyone who may watch the match; a hand still in play is 404, like one that
+    does not exist."""
+    match = api_asker.reader(user_of(request), match_id).match
+    try:
+        replay = replays.replay_of(match, hand_number)
+    except replays.NoSuchHand:
+        raise NotFound("There is no finished hand of that number in this match.") from None
+    return replays.as_json(replay)
+
+
+@router.post(
+    "/matches/{match_id}/actions", response={200: MatchDetail, ERRORS: Error}, tags=["matches"]
+)
+def post_action(request: HttpRequest, match_id: str, body: ActionIn) -> dict[str, Any]:
+    """Make a move (one of the view's ``legal_actions``) on the ``version`` it was chosen on.
+    Against Bea, her reply follows on the server; your event stream hears of each action."""
+    # With an Idempotency-Key the key's answer is kept inside the move's transaction.
+    return move(user_of(request), match_id, body, answer_keeper(request))
+
+
+def move(
+    user: Any,
+    match_id: str,
+    body: ActionIn,
+    keep: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """``user``'s move in the match, as ``post_action`` answers it: the one door of a move,
+    whether it came as an HTTP POST or over the event socket (``lobby.events.socket_commands``).
+
+    The answer is rendered inside the move's transaction and handed to ``keep`` there, so
+    that what ``keep`` stores of it (an idempotency key's record) commits with the move."""
+    action = body.action.model_dump(by_alias=True, exclude_none=True)
+    if body.seed is not None and "seed" not in action:
+        action["seed"] = body.seed
+    answered: list[dict[str, Any]] = []
+
+    def settle(locked: Match, seat: int) -> None:
+        answered.append(_detail(locked, seat))
+        if keep is not None:
+            keep(answered[0])
+
+    # The hot path: the mover's seat found with the match under the lock, by their account.
+    if user is not None and user.is_authenticated:
+        seat_of = partial(access.seat_of_account, user_id=user.pk)
+        if services.submit_as(match_id, seat_of, action, body.version, settle=settle) is not None:
+            return answered[0]
+    asker, seat = api_asker.player(user, match_id)  # the refusal: 404, or 403 for a watcher
+    services.submit(asker.match, seat, action, body.version, settle=settle)
+    return answered[0]
+
+
+@router.post(
+    "/matches/{match_id}/resign", response={200: MatchDetail, ERRORS: Error}, tags=["matches"]
+)
+def resign(request: HttpRequest, match_id: str, body: VersionIn) -> dict[str, Any]:
+    """Give up the match, as of the ``version`` you saw; your opponent wins."""
+    match, seat = _acting(user_of(request), match_id)
+    services.resign(match, seat, body.version)
+    return _detail(match, seat)
+
+
+@router.post(
+    "/matches/{match_id}/claim", response={200: MatchDetail, ERRORS: Error}, tags=["matches"]
+)
+def claim(request: HttpRequest, match_id: str, body: VersionIn) -> dict[str, Any]:
+    """Claim the win when your opponent has been away for over a minute in their turn."""
+    match, seat = _acting(user_of(request), match_id)
+    services.claim_win(match, seat, body.version)
+    return _detail(match, seat)
+
+
+@router.post("/matches/{match_id}/offers", response={201: OfferOut, ERRORS: Error}, tags=["offers"])
+def make_offer(request: HttpRequest, match_id: str, body: OfferIn) -> Status:
+    """Offer a rematch (once the match is over) or a restart (during it) to the other player."""
+    match, seat = _acting(user_of(request), match_id)
+    offer = services.make_offer(match, seat, body.kind, body.version)
+    return Status(201, _offer_json(offer))
+
+
+@router.post(
+    "/matches/{match_id}/offers/{offer_id}/{answer}",
+    response={200: Answered, ERRORS: Error},
+    tags=["offers"],
+)
+def answer_offer(
+    request: HttpRequest,
+    match_id: str,
+    offer_id: PathInt,
+    answer: Literal["accept", "decline", "withdraw"],
+    body: VersionIn,
+) -> dict[str, Any]:
+    """Accept or decline the other player's offer, or withdraw your own. Accepting starts the
+    new match (``next``)."""
+    match, seat = _acting(user_of(request), match_id)
+    new = services.answer_offer(match, seat, offer_id, answer, body.version)
+    offer = match.offers.select_related("result").filter(pk=offer_id).first()
+    if offer is None:
+        raise NotFound("There is no such offer.")
+    return {"offer": _offer_json(offer), "next": new.public_id if new is not None else None}

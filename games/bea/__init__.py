@@ -1,0 +1,1 @@
+"""Playing Bea: her turns in the background, guests' matches, and how many one may start."""

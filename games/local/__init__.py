@@ -1,0 +1,1 @@
+"""Pass-and-play: two people sharing one screen."""

@@ -1,0 +1,1 @@
+"""Private tables: a match between two friends reached by an invitation link."""

@@ -1,0 +1,1 @@
+"""The lobby's part of the JSON API: its operations and their shapes."""

@@ -1,0 +1,1 @@
+"""Finding players and following them: the search, player pages, friends, completion badges."""

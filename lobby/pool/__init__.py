@@ -1,0 +1,1 @@
+"""Quick pairing ("Play now"): the pool, its pairs and its API."""
