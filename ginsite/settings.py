@@ -293,6 +293,10 @@ if REDIS_URL:
             # Reads may wait longer than redis-py's 5 s default; a dead server still shows
             # through the health checks and TCP keepalive.
             "CONFIG": {
+                # Redis's pub/sub channels are one namespace for the whole server, whatever the
+                # database in REDIS_URL: two sites (or test workers) on one Redis need prefixes
+                # of their own, or each hears the other's pushes to its players' groups.
+                "prefix": envstr("CHANNEL_PREFIX", "asgi"),
                 "hosts": [
                     {
                         "address": REDIS_URL,
@@ -301,7 +305,7 @@ if REDIS_URL:
                         "socket_keepalive": True,
                         "health_check_interval": 15,
                     }
-                ]
+                ],
             },
         }
     }

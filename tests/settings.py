@@ -15,7 +15,8 @@ def _redis_of_this_worker() -> None:
     """Under pytest-xdist each worker has its own test database (pytest-django's _gw0, _gw1
     suffixes), so two workers make matches, users and players' events with the same ids. In
     one Redis they would share group names ("match-1"), cache keys and counts: each worker
-    takes a Redis database of its own instead, the one after REDIS_URL's for gw0 and so on.
+    takes a Redis database of its own instead, the one after REDIS_URL's for gw0 and so on,
+    and a channel-layer prefix of its own.
     Set in the environment, so that the servers the distributed tests start use it too."""
     url, worker = os.environ.get("REDIS_URL"), os.environ.get("PYTEST_XDIST_WORKER")
     if not url or not worker:
@@ -24,6 +25,9 @@ def _redis_of_this_worker() -> None:
     base = int(parts.path.strip("/") or 0)
     number = base + 1 + int(worker.removeprefix("gw"))
     os.environ["REDIS_URL"] = urllib.parse.urlunsplit(parts._replace(path=f"/{number}"))
+    # Pub/sub channels ignore the database: each worker's pushes get a prefix of their own too
+    # (two workers' "bob" share an id, and one's warning or notice reached the other's page).
+    os.environ["CHANNEL_PREFIX"] = f"asgi-{worker}"
 
 
 _redis_of_this_worker()

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext
+from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.browser.table_helpers import ARTIFACTS, SIZES, sign_in, table_in
 from tests.browser.test_table_layout import outside
@@ -67,15 +67,21 @@ def test_the_phone_lobby_names_each_row_of_rules_and_marks_the_usual_choice(
     lang = page.evaluate("document.documentElement.lang")
     page.screenshot(path=str(SHOTS / f"lobby-{lang}-360x740.png"), full_page=True)
     for i in range(3):
-        # A row: the rules' name, then its four targets side by side.
-        boxes = [rows.nth(i).locator("button.tile").nth(j).bounding_box() for j in range(4)]
-        assert all(b is not None for b in boxes)
+        # A row: the rules' name, then its four targets side by side. Measured in one go: the
+        # lobby's socket may swap the region in between two measurements on a busy machine.
+        expect(rows.nth(i).locator("button.tile").nth(3)).to_be_visible()
+        boxes = (
+            rows.nth(i)
+            .locator("button.tile")
+            .evaluate_all("els => els.slice(0, 4).map(e => e.getBoundingClientRect().toJSON())")
+        )
+        assert len(boxes) == 4
         assert len({round(b["y"]) for b in boxes}) == 1, boxes
         # Big enough for a thumb, and the label on one line.
         assert all(b["width"] >= 44 and b["height"] <= 56 for b in boxes), boxes
         assert rows.nth(i).locator(".tile-rules").inner_text()
     # The rows one under another.
-    tops = [rows.nth(i).bounding_box()["y"] for i in range(3)]
+    tops = rows.evaluate_all("els => els.map(e => e.getBoundingClientRect().y)")
     assert tops == sorted(tops) and len(set(tops)) == 3, tops
     # One tile stands out: the usual choice, filled; the rest are plain.
     filled = pool.locator("button.tile:not(.secondary)")
