@@ -74,18 +74,24 @@ class Row:
         }
 
     def public_json(self) -> dict[str, Any]:
-        """The row as anyone may read it on the player's page (``games.records.public``)."""
-        return {
-            "id": self.match.public_id,
-            "opponent": self.opponent,
-            "opponent_username": self.opponent_username,
-            "rules": self.preset,
-            "target": self.target,
-            "score": {"mine": self.mine, "theirs": self.theirs},
-            "result": self.result,
-            "status": self.status,
-            "created_at": self.date,
-        }
+        """The row as anyone may read it on the player's page (``games.records.public``):
+        without the kind of match, when it ended, or its table's address."""
+        answer = self.as_json()
+        return {key: value for key, value in answer.items() if key in PUBLIC_FIELDS}
+
+
+# What a player's page shows of each of their matches (``games.records.public``).
+PUBLIC_FIELDS = (
+    "id",
+    "opponent",
+    "opponent_username",
+    "rules",
+    "target",
+    "score",
+    "result",
+    "status",
+    "created_at",
+)
 
 
 def matches_of(user: AbstractBaseUser) -> Any:
