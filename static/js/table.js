@@ -183,26 +183,6 @@
       setTimeout(detail.socketWrapper.reconnect, 1000 + Math.random() * 2000);
     }
   });
-  // The invitation's Copy button: the Clipboard API where the page may use it (a secure
-  // context), else the link is selected in its read-only field for the user to copy.
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button[data-copy]");
-    if (!button) return;
-    var field = document.querySelector(button.dataset.copy);
-    if (!field) return;
-    function selectIt() {
-      field.focus();
-      field.select();
-      button.textContent = button.dataset.select;
-    }
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(field.value).then(function () {
-        button.textContent = button.dataset.copied;
-      }, selectIt);
-    } else {
-      selectIt();
-    }
-  });
   // The move clock of a lobby match counts down on the page; the server decides when it ran
   // out (the claim button then arrives with the next update).
   function tickClocks() {
