@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.state import ACTION_TYPES, PHASES
+
 CARD: dict[str, Any] = {
     "type": "string",
     "pattern": "^[A23456789TJQK][SHDC]$",
@@ -40,17 +42,7 @@ ACTION = obj(
     {
         "type": {
             "type": "string",
-            "enum": [
-                "seed",
-                "take_upcard",
-                "pass",
-                "draw",
-                "discard",
-                "knock",
-                "gin",
-                "big_gin",
-                "next_hand",
-            ],
+            "enum": list(ACTION_TYPES),
         },
         "from": {"type": "string", "enum": ["stock", "discard"], "description": "A draw's pile."},
         "card": CARD,
@@ -209,7 +201,7 @@ LIVE = nullable(
 _COMMON: dict[str, Any] = {
     "phase": {
         "type": "string",
-        "enum": ["shuffling", "upcard_offer", "draw", "discard", "hand_over", "match_over"],
+        "enum": list(PHASES),
     },
     "to_act": nullable(SEAT),
     "hand": CARDS,
