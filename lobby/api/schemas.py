@@ -4,7 +4,7 @@ and answer, as the OpenAPI schema at /api/docs documents them."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
 
@@ -240,25 +240,25 @@ class EventPage(Schema):
 # --- Events -------------------------------------------------------------------------------------
 
 
-class EventQuery(Params):
-    since: int | None = Field(
-        None,
+# Where a client's event log resumes: the same in the batch read and in the stream.
+Since = Annotated[
+    int | None,
+    Field(
         ge=0,
         le=LARGEST,
         description="The last event number you have; omitted: only new events. A number past "
         "your last event is refused (422 `since_ahead`).",
-    )
+    ),
+]
+
+
+class EventQuery(Params):
+    since: Since = None
     limit: int = Field(100, ge=1, le=event_log.BATCH)
 
 
 class StreamQuery(Params):
-    since: int | None = Field(
-        None,
-        ge=0,
-        le=LARGEST,
-        description="The last event number you have; omitted: only new events. A number past "
-        "your last event is refused (422 `since_ahead`).",
-    )
+    since: Since = None
     presence: bool = Field(
         True,
         description="Send a `presence` line (how many are online) when that changed, at most "
