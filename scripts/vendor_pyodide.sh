@@ -13,7 +13,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEST="$ROOT/static/vendor/pyodide"
 FILES=(pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json)
 
-if [[ "$(cat "$DEST/VERSION" 2>/dev/null || true)" == "$PYODIDE_VERSION" ]]; then
+if [[ "$(cat "$DEST/VERSION" 2>/dev/null || true)" == "$PYODIDE_VERSION" ]] \
+    && ! grep -q "cdn.jsdelivr.net" "$DEST/pyodide.mjs" 2>/dev/null; then
     exit 0
 fi
 if ! command -v npm >/dev/null; then
@@ -36,6 +37,15 @@ mkdir -p "$DEST"
 for name in "${FILES[@]}"; do
     cp "$work/package/$name" "$DEST/$name"
 done
+# The loader's fallback for packages is jsDelivr's CDN. The page passes packageBaseUrl (its
+# own copy) and loads no package, but no run-time path may lead to a CDN: the fallback is made
+# the loader's own folder.
+sed -i 's#https://cdn.jsdelivr.net/pyodide/v${U}/full/#./#' "$DEST/pyodide.mjs"
+if grep -q "cdn.jsdelivr.net" "$DEST/pyodide.mjs"; then
+    echo "==> Pyodide's loader still names a CDN: not installed" >&2
+    rm -rf "$DEST"
+    exit 1
+fi
 # Pyodide is under the Mozilla Public License 2.0 (its package.json says so; the package has
 # no copy of the text, Debian has). CPython, inside python_stdlib.zip and the WebAssembly, is
 # under the PSF License Agreement: Debian's copyright file of the standard library holds it.

@@ -53,7 +53,11 @@ async function loadEngine() {
   if (engine) return engine;
   say(main.dataset.loading);
   const { loadPyodide } = await import(main.dataset.pyodide + "pyodide.mjs");
-  const pyodide = await loadPyodide({ indexURL: main.dataset.pyodide });
+  // Everything from this site's own copy: packageBaseUrl keeps the loader off its CDN default.
+  const pyodide = await loadPyodide({
+    indexURL: main.dataset.pyodide,
+    packageBaseUrl: main.dataset.pyodide,
+  });
   say(main.dataset.starting);
   const code = await (await fetch(main.dataset.code)).json();
   for (const [name, source] of Object.entries(code.files)) {
