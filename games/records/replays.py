@@ -33,8 +33,8 @@ from games.labels import card
 from games.models import HandRecord, HandReview, Match
 from games.state_cache import first_state
 from games.table.hand import laid_open
-from games.table.moves import describe_move
 from games.table.results import result_context
+from games.table.words import describe_move
 
 
 class NoSuchHand(Exception):  # noqa: N818 - the callers answer 404, as for a missing page

@@ -31,23 +31,30 @@ def meld_order(meld: list[str]) -> list[str]:
 
 
 def laid_open(last: dict[str, Any]) -> dict[str, Any]:
-    """A finished hand's cards in the order they are laid open, by seat: each meld (the
-    knocker's with the cards laid off on it, where they fit), the deadwood by suit, and the
-    cards laid off, by suit."""
+    """A finished hand's cards as they are laid open (``labels.card``), by seat: each meld in
+    order (the knocker's with the cards laid off on it, where they fit, marked ``laid_off``),
+    the deadwood by suit, and the cards laid off, by suit."""
     layoffs = last.get("layoffs") or []
     laid_on: dict[int, list[str]] = {}
     for layoff in layoffs:
         laid_on.setdefault(layoff["meld"], []).append(layoff["card"])
+    laid_off = sorted({layoff["card"] for layoff in layoffs}, key=by_suit)
+
+    def meld_cards(meld: list[str]) -> list[dict[str, Any]]:
+        return [card(c, melded=c not in laid_off, laid_off=c in laid_off) for c in meld_order(meld)]
+
     return {
         "melds": [
             [
-                meld_order([*meld, *(laid_on.get(index, []) if s == last["knocker"] else [])])
+                meld_cards([*meld, *(laid_on.get(index, []) if s == last["knocker"] else [])])
                 for index, meld in enumerate(last["melds"][s])
             ]
             for s in (0, 1)
         ],
-        "deadwood": [sorted(last["deadwood_cards"][s], key=by_suit) for s in (0, 1)],
-        "laid_off": sorted({layoff["card"] for layoff in layoffs}, key=by_suit),
+        "deadwood": [
+            [card(c) for c in sorted(last["deadwood_cards"][s], key=by_suit)] for s in (0, 1)
+        ],
+        "laid_off": [card(c) for c in laid_off],
     }
 
 

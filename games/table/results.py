@@ -7,7 +7,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.labels import KIND_NAMES, card
+from games.labels import KIND_NAMES
 from games.models import Match
 
 
@@ -18,8 +18,8 @@ def result_context(
     laid: dict[str, Any],
     spectator: bool = False,
 ) -> dict[str, Any]:
-    """The last hand laid open (``laid``: its cards in order, ``hand.laid_open``): both
-    hands' melds, the layoffs, deadwood, kind and points."""
+    """The last hand laid open (``laid``: its cards labelled and in order, ``hand.laid_open``):
+    both hands' melds, the layoffs, deadwood, kind and points."""
     last = view["last_hand"]
     kind = last["kind"]
     knocker = last["knocker"]
@@ -29,26 +29,19 @@ def result_context(
         if spectator
         else _result_headline(kind, knocker, winner, last["points"], names, seat)
     )
-    laid_cards = set(laid["laid_off"])
     sides = []
     for s in (seat, 1 - seat):
-        # Laid-off cards sit in the knocker's meld where they fit, marked as laid off.
-        melds = [
-            {"cards": [card(c, melded=c not in laid_cards, laid_off=c in laid_cards) for c in meld]}
-            for meld in laid["melds"][s]
-        ]
         sides.append(
             {
                 "seat": s,
                 "name": names[s],
                 "knocker": s == knocker,
                 "winner": s == winner,
-                "melds": melds,
-                "deadwood_cards": [card(c) for c in laid["deadwood"][s]],
+                # Laid-off cards sit in the knocker's meld where they fit, marked as laid off.
+                "melds": [{"cards": meld} for meld in laid["melds"][s]],
+                "deadwood_cards": laid["deadwood"][s],
                 "deadwood": last["deadwood"][s],
-                "laid_off": [card(c) for c in laid["laid_off"]]
-                if s != knocker and knocker is not None
-                else [],
+                "laid_off": laid["laid_off"] if s != knocker and knocker is not None else [],
             }
         )
     return {

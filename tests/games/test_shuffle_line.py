@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from games.table.fair_line import shuffle as _shuffle
+from games.table.context import shuffle as _shuffle
 
 NAMES = {0: "Alice", 1: "Bob"}
 
