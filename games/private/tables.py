@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.db import transaction
 from django.db.models import Max
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
@@ -30,7 +29,6 @@ from ginsite.lib.refusals import Refused
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
-    from django.http import HttpRequest
 
 EXPIRE_AFTER_DAYS = 7
 
@@ -190,17 +188,6 @@ def take_seat(match: Match, user: AbstractBaseUser | None, name: str = "") -> st
     Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())
     outbox.announce(match, events.SEATED)
     return key
-
-
-def invite_url(request: HttpRequest, table: PrivateTable) -> str:
-    return request.build_absolute_uri(reverse("games:private", args=[table.token]))
-
-
-def invite(request: HttpRequest, table: PrivateTable | None) -> dict[str, Any] | None:
-    """What a private table's page shows of its invitation (None for any other match)."""
-    if table is None:
-        return None
-    return {"url": invite_url(request, table), "allow_spectators": table.allow_spectators}
 
 
 # --- Expiry -----------------------------------------------------------------------------------
