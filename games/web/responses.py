@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
@@ -20,13 +20,14 @@ from django_htmx.middleware import HtmxDetails
 from games import access
 from games.ai import hint as bea_hint
 from games.models import Match
-from games.private import tables as private
 from games.readers import WATCHER, view_for
 from games.table import arrange, tips
 from games.table.context import table_context
 from games.table.regions import REGIONS, changed_regions, render_regions
 from ginsite.lib import numbers
-from ginsite.lib.refusals import Refused
+
+if TYPE_CHECKING:
+    from games.web.moves import Attempt
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -73,8 +74,6 @@ def table_response(
 ) -> HttpResponse:
     view = view_for(match, seat)
     context = table_context(match, seat, view, hint=hint_for(view) if hint else None, notice=notice)
-    if match.table is not None:
-        context["invite"] = private.invite(request, match.table)
     context["tips"] = tips.should_show(request, match)
     response = render(request, "games/table.html", context, status=status)
     if context["tips"]:
@@ -86,61 +85,63 @@ def refusal(
     request: HtmxHttpRequest, match: Match, seat: int | None, status: int, message: str
 ) -> HttpResponse:
     """A refused request: the message, and the table as it really is now."""
-    return _answer(request, match, seat, None, refused=True, status=status, notice=message)
+    if seat is None:
+        return refused_alone(request, status, message)
+    view = view_for(match, seat)
+    return _answer(request, match, seat, view, None, refused=True, status=status, notice=message)
+
+
+def refused_alone(request: HtmxHttpRequest, status: int, message: str) -> HttpResponse:
+    """A refusal with no seat to draw a table for: the message alone."""
+    return render(request, "games/refused.html", {"message": message}, status=status)
 
 
 def moved_response(
     request: HtmxHttpRequest, match: Match, seat: int, before: dict[str, Any] | None
 ) -> HttpResponse:
-    """The answer to a move that went through."""
-    return _answer(request, match, seat, before)
+    """The answer to a request that went through (an offer, an answer, a claim)."""
+    return _answer(request, match, seat, view_for(match, seat), before)
 
 
-def move_answer(
-    request: HtmxHttpRequest,
-    match: Match | None,
-    seat: int | None,
-    before: dict[str, Any] | None,
-    refused: Refused | None,
-) -> HttpResponse:
-    """The answer to a move: ``moved_response``, or with ``refused`` its ``refusal`` (with no
-    seat, or before the match was found, the message alone)."""
-    status, notice = (refused.status, refused.message) if refused is not None else (200, "")
-    if refused is not None:
-        before = None  # every region: the page catches up with the real position
+def move_answer(request: HtmxHttpRequest, attempt: Attempt) -> HttpResponse:
+    """The answer to a move from the table's form (``games.web.moves.attempt``): the regions it
+    changed, or after a refusal its message with every region as it really is now."""
+    refused = attempt.refused
     return _answer(
-        request, match, seat, before, refused=refused is not None, status=status, notice=notice
+        request,
+        attempt.match,
+        attempt.seat,
+        attempt.view,
+        attempt.before,
+        refused=refused is not None,
+        status=refused.status if refused is not None else 200,
+        notice=refused.message if refused is not None else "",
     )
 
 
 def _answer(
     request: HtmxHttpRequest,
-    match: Match | None,
-    seat: int | None,
+    match: Match,
+    seat: int,
+    view: dict[str, Any],
     before: dict[str, Any] | None,
     *,
     refused: bool = False,
     status: int = 200,
     notice: str = "",
 ) -> HttpResponse:
-    """The regions that changed since the page's view ``before`` (over htmx; every region
-    after a refusal, so that a stale page catches up with the real position), a redirect to
-    the table after a move (post/redirect/get), or a refusal's ``notice`` with the table as
-    it really is now (without the first match's tips: the table itself showed them)."""
-    if seat is None or match is None:
-        # No seat (or no match yet): the message alone, no table.
-        return render(request, "games/refused.html", {"message": notice}, status=status)
+    """The regions that changed from the page's view ``before`` to ``view`` (over htmx; every
+    region with no ``before``, so that a stale page catches up with the real position), a
+    redirect to the table after a move (post/redirect/get), or a refusal's ``notice`` with the
+    table as it really is now (without the first match's tips: the table itself showed them)."""
     if not refused and not request.htmx:
         return redirect("games:table", match.public_id)
-    view = view_for(match, seat)
     context = table_context(match, seat, view, notice=notice)
     if request.htmx:
         changed = changed_regions(before, view)
         names = [n for n in REGIONS if n in changed or n == "notice"]
         html = render_regions(names, context, request)
         return HttpResponse(html, status=status)
-    if match.table is not None:
-        context["invite"] = private.invite(request, match.table)
     return render(request, "games/table.html", context, status=status)
 
 

@@ -41,6 +41,7 @@ from games.web.responses import (
     move_answer,
     moved_response,
     refusal,
+    refused_alone,
     save_order,
     table_response,
     watch_response,
@@ -176,14 +177,12 @@ def new_match(request: HtmxHttpRequest) -> HttpResponse:
 def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """A move from the table's form, through the page's door (``games.web.moves``): the regions
     it changed, or the refusal with the table as it really is now."""
-    match, seat, before, refused = None, None, None, None
     try:
         match, seat = page_asker.player(request, public_id)
-        before = view_for(match, seat)
-        match = page_moves.play(match.public_id, seat, request.POST)
-    except Refused as caught:
-        refused = caught
-    return move_answer(request, match, seat, before, refused)
+    except Refused as refused:
+        return refused_alone(request, refused.status, refused.message)
+    attempt = page_moves.attempt(match, seat, request.POST)
+    return move_answer(request, attempt)
 
 
 @login_or_guest_required
