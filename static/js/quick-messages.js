@@ -9,18 +9,19 @@
   var timer = null;
 
   // Over the top of the felt, where the opponent sits: never over the status line, which says
-  // what to do now (issue 41).
-  function place(bubble) {
+  // what to do now (issue 41). Through a property of the page, not the bubble's own style or
+  // class: htmx settles a swapped element's style and class back to the server's after the
+  // swap events, which undid the placing and left the bubble on the status line.
+  function place() {
     var felt = document.querySelector(".felt");
     if (!felt) return;
     var top = Math.max(felt.getBoundingClientRect().top + 4, 4);
-    bubble.style.top = top + "px";
+    document.documentElement.style.setProperty("--quick-bubble-top", top + "px");
   }
 
   function shown(bubble) {
     bubble.hidden = false;
-    place(bubble);
-    bubble.classList.add("fresh");
+    place();
     if (timer) clearTimeout(timer);
     timer = setTimeout(function () {
       var current = document.getElementById("quick-bubble");
@@ -36,6 +37,16 @@
     for (var i = 0; i < say.length; i++) say[i].open = false;
   }
 
+  // The bubble is fixed to the window, and the felt moves under it when the page scrolls or
+  // the phone turns: it follows the felt (placed once, it sat on the status line after the
+  // page had scrolled back up, on a phone, issue 41).
+  function follow() {
+    var bubble = document.getElementById("quick-bubble");
+    if (bubble && !bubble.hidden) place();
+  }
+  window.addEventListener("scroll", follow, { passive: true });
+  window.addEventListener("resize", follow);
+
   document.addEventListener("DOMContentLoaded", fold);
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.target && event.target.id === "quick-messages") fold();
@@ -44,7 +55,10 @@
     if (event.target.closest && event.target.closest(".quick-say")) fold();
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
+    // The event's target is the bubble that was swapped out (htmx 2 names the old element);
+    // the one to show and place is the new one, in the page now.
     var target = event.detail && event.detail.target;
-    if (target && target.id === "quick-bubble") shown(target);
+    var bubble = document.getElementById("quick-bubble");
+    if (target && target.id === "quick-bubble" && bubble) shown(bubble);
   });
 })();

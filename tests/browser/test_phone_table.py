@@ -1,17 +1,27 @@
 """The table of a phone app (issue 41): at 360x740, 390x844 and those phones turned sideways, in
-English and German, a player walks a match against Bea by tapping (the upcard, a discard, Bea's
-turn, a draw, a knock, the hand's result, the next hand, and a gin that ends the match) and every
-control each phase needs lies wholly inside the window (its bounding box), with no page load
-after the first. In a lobby match the move clock and the quick messages are in the first screen
-during the player's own turn, and a quick message's bubble leaves the status line readable.
+English and German, every control each phase needs lies wholly inside the window (its bounding
+box), with no page load after the first:
+- a match against Bea, by tapping (the upcard, a discard, Bea's turn, a draw, a knock, the
+  hand's result, the next hand, and a gin that ends the match);
+- a lobby match between two people, on both players' pages: the challenge and its answer, the
+  upcard, a discard, a draw, the waiting player's table with the other's move clock, a knock,
+  the score screen with Next hand; the quick messages, and a bubble that leaves the status
+  line readable; a move clock run out, and the claim;
+- every step of the lesson (1 to 10), with the move it asks for.
+The lobby match and the lesson are played once per language; at each phase every page is
+turned through the four sizes (a phone turned sideways is a resize too), so their set-up is paid
+once for all four.
 
 Screenshots of every phase go to test-artifacts/phone/ (the test prints where).
 """
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Iterator
 from datetime import timedelta
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pytest
@@ -19,8 +29,11 @@ from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from games import services
+from games.lesson import panel
+from games.live.quick_messages import COOLDOWN_SECONDS
 from games.models import Match
 from tests.browser.table_helpers import ARTIFACTS, SIZES, off_thread, settle, sign_in
+from tests.browser.test_lesson import PUSHED, _act, _check_words
 from tests.browser.test_table_layout import outside
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked, start
 from tests.games.live_helpers import lobby_match
@@ -183,53 +196,273 @@ def test_every_control_of_a_bea_match_is_in_the_window(
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("context", [(s, "en-GB") for s in PHONES], indirect=True, ids=PHONES)
-def test_the_move_clock_and_quick_messages_are_in_view_in_my_turn(
-    context: BrowserContext, browser: Browser, base: str, alice: User, bob: User
+# --- Every phone size in one walk: a lobby match and the lesson ----------------------------
+
+
+def _sized(page: Page, size: str) -> None:
+    """``page`` at ``size``, unscrolled, its cards at rest."""
+    page.set_viewport_size(SIZES[size])
+    page.evaluate("window.scrollTo(0, 0)")
+    # Two frames: the layout of the new size is done.
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    settle(page)
+
+
+def _in_every_size(page: Page, name: str, phase: str, controls: list[str]) -> list[str]:
+    """The ``controls`` not wholly in the first screen of ``page`` at each phone size,
+    described; a screenshot of each size. The page ends at the first size."""
+    problems = []
+    for size in PHONES:
+        _sized(page, size)
+        for selector in controls:
+            assert page.locator(selector).count(), f"{name} {size} {phase}: no {selector}"
+            problems += [f"{name} {size} {phase}: {p}" for p in outside(page, selector)]
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= SIZES[size]["width"], f"{name} {size} {phase}: {width}px wide"
+        page.screenshot(path=str(SHOTS / f"{name}-{size}-{phase}.png"))
+    _sized(page, PHONES[0])
+    return problems
+
+
+# A lobby table in every phase, for the player to move and the one who waits: the move clock
+# (whose ever it is), the status and the cards; the quick messages at the start of a turn and
+# while waiting (in a draw or a discard, with the hand's extra card and its numbers, they may
+# lie under the first screen).
+LOBBY_TABLE = ["#status .headline", "#scores", "#clock .move-clock", "#hand .hand-cards > li"]
+QUICK = "#quick-messages .quick-say > summary"
+LOBBY_CONTROLS = {
+    "upcard": [*CONTROLS["upcard"], *LOBBY_TABLE, QUICK],
+    "discard": [*CONTROLS["discard"], *LOBBY_TABLE],
+    "draw": [*CONTROLS["draw"], *LOBBY_TABLE],
+    "waiting": [*LOBBY_TABLE, QUICK, "#opponent .backs", "#pile .discard .card"],
+    "hand_over": CONTROLS["hand_over"],
+}
+
+
+@pytest.fixture
+def stacked_lobby(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match the lobby makes deals from a stacked deck: the challenger (seat 0) holds
+    three runs and K♦, the one challenged nothing that melds; Q♣ is turned up and 2♦ tops the
+    stock. (The test's server runs in this process and makes its matches through this.)"""
+    from lobby.services import pairing
+
+    deck = stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D")
+    monkeypatch.setattr(pairing, "create_match", partial(pairing.create_match, deck=deck))
+
+
+def _lobby_page(context: BrowserContext, base: str, user: User) -> Page:
+    sign_in(context, base, user)
+    page = context.new_page()
+    page.goto(f"{base}/lobby/")
+    page.wait_for_function("document.querySelector('#lobby-players [data-player]') !== null")
+    return page
+
+
+def _challenge(pages: dict[str, Page], names: dict[str, str]) -> list[str]:
+    """alice challenges bob, bob accepts: alice may scroll to bob's row, which fits the window
+    whole at every size; bob's answer (Accept, and Decline with its first reason) is in
+    his first screen. Both end on the new table."""
+    a, b = pages["alice"], pages["bob"]
+    expect(a.locator('#lobby-players [data-player="bob"]')).to_be_visible(timeout=BEA_MS)
+    row = '#lobby-players [data-player="bob"] form'
+    problems = []
+    for size in PHONES:
+        _sized(a, size)
+        a.locator(f"{row} button[type=submit]").scroll_into_view_if_needed()
+        problems += [f"alice {size} challenge: {p}" for p in outside(a, row)]
+        a.screenshot(path=str(SHOTS / f"{names['alice']}-{size}-challenge.png"))
+    _sized(a, PHONES[0])
+    a.locator(f"{row} button[type=submit]").click()
+    incoming = "#lobby-challenges [data-incoming]"
+    expect(b.locator(incoming)).to_have_count(1, timeout=BEA_MS)
+    answer = [
+        f"{incoming} .row-actions > form:first-child button",
+        f"{incoming} .decline button[name=reason]:first-of-type",
+    ]
+    problems += _in_every_size(b, names["bob"], "challenged", answer)
+    b.locator(f"{incoming} button[type=submit]").first.click()
+    table = re.compile(re.escape(pages["alice"].url.split("/lobby/")[0]) + r"/games/[\w-]+/$")
+    for page in pages.values():
+        page.wait_for_url(table, timeout=BEA_MS)
+    return problems
+
+
+def _quick_messages(pages: dict[str, Page], names: dict[str, str]) -> list[str]:
+    """At each size, on both pages: the phrases, opened, are in the window; a phrase sent (by
+    each player in turn) shows its bubble on both pages, clear of their status lines."""
+    problems = []
+    sent: dict[str, float] = {}
+    for i, size in enumerate(PHONES):
+        for who, page in pages.items():
+            _sized(page, size)
+            page.locator("#quick-messages .quick-say > summary").click()
+            phrases = page.locator("#quick-messages .quick-send button")
+            expect(phrases.first).to_be_visible()
+            page.screenshot(path=str(SHOTS / f"{names[who]}-{size}-phrases.png"))
+            problems += [
+                f"{who} {size}: {p}" for p in outside(page, "#quick-messages .quick-send button")
+            ]
+            if who != ("alice", "bob")[i % 2]:
+                page.locator("#quick-messages .quick-say > summary").click()
+        # The sender waits out the server's pause between two messages of theirs.
+        sender = ("alice", "bob")[i % 2]
+        pause = sent.get(sender, 0) + COOLDOWN_SECONDS + 0.3 - time.monotonic()
+        if pause > 0:
+            pages[sender].wait_for_timeout(pause * 1000)
+        phrase = pages[sender].locator("#quick-messages .quick-send button").nth(i)
+        said = phrase.inner_text()
+        phrase.click()
+        sent[sender] = time.monotonic()
+        for who, page in pages.items():
+            bubble = page.locator("#quick-bubble")
+            expect(bubble).to_contain_text(said, timeout=BEA_MS)
+            expect(bubble).to_be_visible()
+            page.screenshot(path=str(SHOTS / f"{names[who]}-{size}-bubble.png"))
+            if _overlap(page, "#quick-bubble", "#status .headline"):
+                problems.append(f"{who} {size}: the bubble covers the status line")
+    for page in pages.values():
+        _sized(page, PHONES[0])
+    return problems
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_every_control_of_a_lobby_match_is_in_the_window_on_both_pages(
+    browser: Browser, base: str, alice: User, bob: User, locale: str, stacked_lobby: None
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    match = off_thread(
-        lambda: lobby_match(alice, bob, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
-    )
-    other = browser.new_context(viewport=SIZES["360x740"])
+    lang = locale.split("-")[0]
+    made = [browser.new_context(viewport=SIZES[PHONES[0]], locale=locale) for _ in range(2)]
     try:
-        sign_in(other, base, bob)
-        other.new_page().goto(f"{base}/games/{match.public_id}/")
-        sign_in(context, base, alice)
-        page = context.new_page()
-        page.goto(f"{base}/games/{match.public_id}/")
-        # Both are here: the buttons come alive, and the clock runs for Alice.
-        expect(page.locator("#actions fieldset.buttons")).to_be_enabled(timeout=BEA_MS)
-        expect(page.locator("#clock .move-clock .countdown")).to_be_visible()
-        page.evaluate("window.scrollTo(0, 0)")
-        settle(page)
-        size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"
-        page.screenshot(path=str(SHOTS / f"lobby-turn-{size}.png"))
-        problems = []
-        for selector in (
-            "#clock .move-clock",
-            "#quick-messages .quick-say > summary",
-            "#actions button[value=take_upcard]",
-            "#actions button[value=pass]",
-            "#status .headline",
-        ):
-            assert page.locator(selector).count(), selector
-            problems += outside(page, selector)
-        # Opened, every phrase is in the window too.
-        page.locator("#quick-messages .quick-say > summary").click()
-        expect(page.locator("#quick-messages .quick-send button").first).to_be_visible()
-        page.screenshot(path=str(SHOTS / f"lobby-phrases-{size}.png"))
-        problems += outside(page, "#quick-messages .quick-send button")
-        assert not problems, "\n".join(problems)
+        a, b = (_lobby_page(c, base, u) for c, u in zip(made, (alice, bob), strict=True))
+        pages = {"alice": a, "bob": b}
+        names = {who: f"lobby-{lang}-{who}" for who in pages}
+        loads = {who: _loads(page) for who, page in pages.items()}
+        problems = _challenge(pages, names)
+        # The challenge and its answer were swaps; accepting took both to the table.
+        assert all(len(loads[who]) == 1 for who in pages), loads
+        loads = {who: _loads(page) for who, page in pages.items()}
+        for page in pages.values():
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            expect(page.locator("#clock .move-clock .countdown")).to_be_visible(timeout=BEA_MS)
 
-        # A quick message's bubble does not hide the status line.
-        page.locator("#quick-messages .quick-send button").first.click()
-        bubble = page.locator("#quick-bubble")
-        expect(bubble).to_be_visible(timeout=BEA_MS)
-        page.screenshot(path=str(SHOTS / f"lobby-bubble-{size}.png"))
-        assert not _overlap(page, "#quick-bubble", "#status .headline")
+        # alice (seat 0) is offered the upcard; bob waits and sees her clock run.
+        _wait_for_turn(a, "take_upcard")
+        problems += _in_every_size(a, names["alice"], "upcard", LOBBY_CONTROLS["upcard"])
+        problems += _in_every_size(b, names["bob"], "waiting", LOBBY_CONTROLS["waiting"])
+        problems += _quick_messages(pages, names)
+
+        a.locator("#actions button[value=take_upcard]").click()
+        _wait_for_turn(a, "knock")
+        problems += _in_every_size(a, names["alice"], "discard", LOBBY_CONTROLS["discard"])
+        a.locator("#hand .slot[data-code=KD] label").click()
+        a.locator("#actions button[value=discard]").click()
+
+        # bob draws 2♦ from the stock and throws it again.
+        _wait_for_turn(b, "draw_stock")
+        problems += _in_every_size(b, names["bob"], "draw", LOBBY_CONTROLS["draw"])
+        problems += _in_every_size(a, names["alice"], "waiting", LOBBY_CONTROLS["waiting"])
+        b.locator("#pile .stock .card-button").click()
+        _wait_for_turn(b, "discard")
+        problems += _in_every_size(b, names["bob"], "discard", LOBBY_CONTROLS["discard"])
+        b.locator('#hand .slot[data-code="2D"] label').click()
+        b.locator("#actions button[value=discard]").click()
+
+        # alice draws and knocks: the score screen, with Next hand, on both pages.
+        _wait_for_turn(a, "draw_stock")
+        problems += _in_every_size(a, names["alice"], "draw", LOBBY_CONTROLS["draw"])
+        a.locator("#pile .stock .card-button").click()
+        _wait_for_turn(a, "knock")
+        _discard_least(a, knock=True)
+        for who, page in pages.items():
+            _wait_for_turn(page, "next_hand")
+            problems += _in_every_size(page, names[who], "hand_over", LOBBY_CONTROLS["hand_over"])
+        b.locator("#actions button[value=next_hand]").click()
+        for page in pages.values():
+            expect(page.locator("#scores .hand-no")).to_contain_text("2", timeout=BEA_MS)
+            expect(page.locator("#hand .hand-cards > li")).to_have_count(10, timeout=BEA_MS)
+        assert loads == {"alice": [], "bob": []}, f"a page loaded again: {loads}"
+        assert not problems, "\n".join(problems)
     finally:
-        other.close()
+        for context in made:
+            context.close()
+
+
+def _bob_ran_out(alice: User, bob: User) -> str:
+    """A lobby match where alice passed the upcard and bob let his move clock run out."""
+    match = lobby_match(alice, bob, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
+    services.submit(match, 0, {"type": "pass"}, match.version)
+    Match.objects.filter(pk=match.pk).update(moved_at=timezone.now() - timedelta(minutes=10))
+    return match.public_id
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_the_claim_and_a_clock_run_out_are_in_the_window_on_both_pages(
+    browser: Browser, base: str, alice: User, bob: User, locale: str
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    lang = locale.split("-")[0]
+    public_id = off_thread(_bob_ran_out, alice, bob)
+    made = [browser.new_context(viewport=SIZES[PHONES[0]], locale=locale) for _ in range(2)]
+    try:
+        pages = {}
+        for context, user in zip(made, (alice, bob), strict=True):
+            sign_in(context, base, user)
+            pages[user.username] = context.new_page()
+            pages[user.username].goto(f"{base}/games/{public_id}/")
+        loads = {who: _loads(page) for who, page in pages.items()}
+        a, b = pages["alice"], pages["bob"]
+        expect(a.locator("#clock form.claim button")).to_be_visible(timeout=BEA_MS)
+        expect(b.locator("#clock .move-clock .countdown.expired")).to_be_visible(timeout=BEA_MS)
+        claim = ["#status .headline", "#scores", "#clock .claim-reason", "#clock form.claim button"]
+        problems = _in_every_size(a, f"lobby-{lang}-alice", "claim", claim)
+        # bob, whose clock ran out, may still move: his clock and his moves are in sight.
+        problems += _in_every_size(b, f"lobby-{lang}-bob", "ran-out", LOBBY_CONTROLS["upcard"])
+        assert loads == {"alice": [], "bob": []}, f"a page loaded again: {loads}"
+        assert not problems, "\n".join(problems)
+    finally:
+        for context in made:
+            context.close()
+
+
+@pytest.mark.timeout(400)
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_every_step_of_the_lesson_is_in_the_window(
+    browser: Browser, base: str, locale: str, quick_bea: None
+) -> None:
+    """Steps 1 to 10, each with what it asks for in sight: the move it points at, Next hand
+    at step 7, and at step 10 the ways on."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    lang = locale.split("-")[0]
+    context = browser.new_context(viewport=SIZES[PHONES[0]], locale=locale)
+    try:
+        page = context.new_page()
+        page.goto(base + "/")
+        page.locator("#lesson-offer button[type=submit]").first.click()
+        page.wait_for_url(re.compile(r".*/games/[^/]+/$"))
+        page.wait_for_function("window.htmx !== undefined")
+        loads = _loads(page)
+        lesson = page.locator("#lesson")
+        problems = []
+        for number, key in enumerate(panel.STEPS, 1):
+            # Bea's moves arrive over the socket; the step is the learner's once she is done.
+            expect(lesson).to_have_attribute("data-step", key, timeout=20_000)
+            _check_words(page, key, lang, pushed=key in PUSHED)
+            shown = ["#lesson .lesson-title", "#lesson .lesson-ask"]
+            if key == "2.end":
+                shown.append("#lesson .lesson-next button")
+            elif key == "1.end":
+                shown.append('#actions button[value="next_hand"]')
+            else:
+                shown.append("#actions .hinted, #hand .pick.hinted, #pile .hinted")
+            problems += _in_every_size(page, f"lesson-{lang}", f"step{number:02d}", shown)
+            if key == "2.end":
+                break
+            _act(page, key)
+        assert loads == [], f"the page loaded again: {loads}"
+        assert not problems, "\n".join(problems)
+    finally:
+        context.close()
 
 
 def _overlap(page: Page, a: str, b: str) -> bool:
@@ -244,30 +477,3 @@ def _overlap(page: Page, a: str, b: str) -> bool:
             [a, b],
         )
     )
-
-
-def _bob_ran_out(alice: User, bob: User) -> str:
-    """A lobby match where alice passed the upcard and bob let his move clock run out."""
-    match = lobby_match(alice, bob, stacked(ALICE_KNOCKS, BEA_LOOSE, "QC", "2D"))
-    services.submit(match, 0, {"type": "pass"}, match.version)
-    Match.objects.filter(pk=match.pk).update(moved_at=timezone.now() - timedelta(minutes=10))
-    return match.public_id
-
-
-@pytest.mark.parametrize("context", [(s, "en-GB") for s in PHONES], indirect=True, ids=PHONES)
-def test_the_claim_is_in_view_when_the_opponents_clock_ran_out(
-    context: BrowserContext, browser: Browser, base: str, alice: User, bob: User
-) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    public_id = off_thread(_bob_ran_out, alice, bob)
-    sign_in(context, base, alice)
-    page = context.new_page()
-    page.goto(f"{base}/games/{public_id}/")
-    claim = page.locator("#clock form.claim button")
-    expect(claim).to_be_visible(timeout=BEA_MS)
-    page.evaluate("window.scrollTo(0, 0)")
-    settle(page)
-    size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"
-    page.screenshot(path=str(SHOTS / f"lobby-claim-{size}.png"))
-    problems = outside(page, "#clock form.claim button") + outside(page, "#clock .claim-reason")
-    assert not problems, "\n".join(problems)

@@ -197,7 +197,8 @@ def test_the_lobby_is_not_for_guests():
 def test_the_guest_pages_speak_german(client: Client):
     german = {"accept-language": "de-DE,de;q=0.9"}
     assert "Jetzt gegen Bea spielen" in client.get("/", headers=german).content.decode()
-    assert "daher braucht sie ein Konto" in client.get("/lobby/", headers=german).content.decode()
+    lobby = client.get("/lobby/", headers=german).content.decode()
+    assert "daher braucht man dafür ein Konto" in lobby
     client.post("/games/new/", CHOICE)
     table = client.get(url(Match.objects.get(), "table"), headers=german).content.decode()
     assert "Tipps für deine erste Partie" in table

@@ -111,7 +111,7 @@ def test_the_table_shows_the_days_not_a_live_clock(clock: Clock, alice: User, bo
     bob.profile.save()
     german = _client(bob).get(f"/games/{match.public_id}/", HTTP_ACCEPT_LANGUAGE="de")
     text = german.content.decode()
-    assert "alice muss ziehen bis" in text and "(2 Tage 5 Stunden übrig)" in text
+    assert "alice muss bis" in text and "ziehen (2 Tage 5 Stunden übrig)" in text
     assert "Fernpartie: 2 Tage 5 Stunden übrig." in text
 
 
