@@ -2,7 +2,8 @@
 state is a pure function of the match's seed, rules, Bea's level and the log of actions
 (DESIGN.md, principle 3), which is all the browser stores.
 
-Uses only ``games.engine`` and ``games.ai``: nothing of Django, nothing of the server.
+Uses only ``games.engine``, ``games.ai`` and the table's orders of cards
+(``games.table.orders``, pure): nothing of Django, nothing of the server.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from games import ai
 from games.engine import PRESETS, IllegalAction, apply, new_match, player_view
+from games.table import orders
 
 PLAYER, BEA = 0, 1
 # Bea's moves in one call at most: a hand cannot have more (a safeguard, not a rule).
@@ -30,6 +32,9 @@ class Offline:
         self.meta = {"preset": preset, "target": int(target), "level": level, "seed": seed}
         self.state = new_match(rules, seed=seed)
         self.log: list[list[Any]] = []
+        # The player's order of their hand, as the online table keeps it per seat
+        # (games.table.arrange): a sort, or the cards as dragged in one hand.
+        self.order: dict[str, Any] = {"sort": orders.MELDS, "cards": [], "hand_number": 0}
 
     @classmethod
     def restore(cls, saved: dict[str, Any]) -> Offline:
@@ -37,10 +42,41 @@ class Offline:
         match = cls(saved["preset"], saved["target"], saved["level"], saved["seed"])
         for seat, action in saved["log"]:
             match._apply(seat, action)
+        order = saved.get("order")
+        if order:
+            match.arrange(sort=order.get("sort"))
+            if order.get("cards") and order.get("hand_number") == match.view()["hand_number"]:
+                match.arrange(cards=order["cards"])
         return match
 
     def saved(self) -> dict[str, Any]:
-        return {**self.meta, "log": self.log}
+        return {**self.meta, "log": self.log, "order": self.order}
+
+    def arrange(self, sort: str | None = None, cards: list[str] | None = None) -> None:
+        """A sort chosen (the dragged order forgotten), or the hand as the player dragged it
+        (the same cards, in a new order). Refused with ``ValueError``, nothing changed."""
+        if sort is not None:
+            if sort not in orders.SORT_CYCLE:
+                raise ValueError(f"unknown sort {sort!r}")
+            self.order = {"sort": sort, "cards": [], "hand_number": 0}
+        if cards is not None:
+            view = self.view()
+            if sorted(cards) != sorted(view["hand"]):
+                raise ValueError("not the cards of this hand")
+            self.order = {**self.order, "cards": list(cards), "hand_number": view["hand_number"]}
+
+    def table(self) -> dict[str, Any]:
+        """What the page draws besides the view: the hand in the player's order (code, melded,
+        starts a group), the sort in use and the next, and the last hand laid open."""
+        view = self.view()
+        dragged = self.order["cards"] if self.order["hand_number"] == view["hand_number"] else []
+        last = view["last_hand"]
+        return {
+            "hand": orders.arranged(view, self.order["sort"], dragged),
+            "sort": self.order["sort"],
+            "next_sort": orders.next_sort(self.order["sort"]),
+            "laid_open": orders.laid_open(last) if last else None,
+        }
 
     def _apply(self, seat: int, action: dict[str, Any]) -> None:
         self.state = apply(self.state, seat, action)
@@ -105,7 +141,14 @@ _current: Offline | None = None
 
 def _answer(taken: list[dict[str, Any]] | None = None) -> str:
     assert _current is not None
-    return json.dumps({"view": _current.view(), "bea": taken or [], "saved": _current.saved()})
+    return json.dumps(
+        {
+            "view": _current.view(),
+            "table": _current.table(),
+            "bea": taken or [],
+            "saved": _current.saved(),
+        }
+    )
 
 
 def page_start(preset: str, target: int, level: str, seed: str) -> str:
@@ -130,6 +173,17 @@ def page_play(action: str) -> str:
     except IllegalAction as refused:
         return json.dumps({"refused": str(refused)})
     return _answer(taken)
+
+
+def page_arrange(sort: str, cards: str) -> str:
+    """A sort chosen (``sort``), or the hand dragged into a new order (``cards``, the codes
+    joined by spaces); a refusal as ``{"refused": reason}``."""
+    assert _current is not None
+    try:
+        _current.arrange(sort=sort or None, cards=cards.split() if cards else None)
+    except ValueError as refused:
+        return json.dumps({"refused": str(refused)})
+    return _answer()
 
 
 def page_hint() -> str:

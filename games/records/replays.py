@@ -32,8 +32,8 @@ from games.engine import (
 from games.labels import card
 from games.models import HandRecord, HandReview, Match
 from games.state_cache import first_state
-from games.table.hand import laid_open
 from games.table.moves import describe_move
+from games.table.orders import laid_open
 from games.table.results import result_context
 
 

@@ -25,8 +25,9 @@ from games.table import add_ons as extras
 from games.table.fair_line import shuffle
 from ginsite.lib.language import socket_url
 
-from .hand import add_cards, laid_open, order_info, saved_order, sorted_hand
+from .hand import add_cards, order_info, saved_order, sorted_hand
 from .moves import describe_move, last_move_line, opponent_moves
+from .orders import laid_open
 from .results import add_ending
 from .status import status_line
 

@@ -18,7 +18,7 @@ def result_context(
     laid: dict[str, Any],
     spectator: bool = False,
 ) -> dict[str, Any]:
-    """The last hand laid open (``laid``: its cards in order, ``hand.laid_open``): both
+    """The last hand laid open (``laid``: its cards in order, ``orders.laid_open``): both
     hands' melds, the layoffs, deadwood, kind and points."""
     last = view["last_hand"]
     kind = last["kind"]
@@ -159,7 +159,7 @@ def history(view: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]
 def add_ending(
     ctx: dict[str, Any], match: Match, view: dict[str, Any], seat: int, laid: dict[str, Any] | None
 ) -> None:
-    """The last hand laid open (``laid``: ``hand.laid_open``, None before any), the
+    """The last hand laid open (``laid``: ``orders.laid_open``, None before any), the
     settlement, and the hands so far with their replays."""
     names = ctx["names"]
     ctx["result"] = None
