@@ -82,15 +82,22 @@ class Offline:
         self.state = apply(self.state, seat, action)
         self.log.append([seat, action])
 
+    def bea_step(self) -> dict[str, Any] | None:
+        """Bea's next action if it is her turn (or her "next hand"), taken; else None."""
+        view = player_view(self.state, BEA)
+        if view["to_act"] != BEA or not view["legal_actions"]:
+            return None
+        action = ai.choose(view, self.meta["level"])
+        self._apply(BEA, action)
+        return action
+
     def bea_plays(self) -> list[dict[str, Any]]:
         """Bea's actions while it is her turn (or her "next hand"): the actions she took."""
         taken = []
         for _turn in range(_MOST):
-            view = player_view(self.state, BEA)
-            if view["to_act"] != BEA or not view["legal_actions"]:
+            action = self.bea_step()
+            if action is None:
                 break
-            action = ai.choose(view, self.meta["level"])
-            self._apply(BEA, action)
             taken.append(action)
         return taken
 
@@ -152,27 +159,35 @@ def _answer(taken: list[dict[str, Any]] | None = None) -> str:
 
 
 def page_start(preset: str, target: int, level: str, seed: str) -> str:
-    """A new match; Bea plays at once if she opens."""
+    """A new match (if Bea opens, the page asks for her moves: ``page_bea``)."""
     global _current
     _current = Offline(preset, target, level, seed)
-    return _answer(_current.bea_plays())
+    return _answer()
 
 
 def page_restore(saved: str) -> str:
-    """The match this browser saved, as it was (and Bea's turn, if it was hers)."""
+    """The match this browser saved, as it was."""
     global _current
     _current = Offline.restore(json.loads(saved))
-    return _answer(_current.bea_plays())
+    return _answer()
 
 
 def page_play(action: str) -> str:
-    """The player's action and Bea's answer; a refusal as ``{"refused": reason}``."""
+    """The player's action; a refusal as ``{"refused": reason}``, nothing changed. Bea's
+    answer comes move by move (``page_bea``), for the player to see each."""
     assert _current is not None
     try:
-        taken = _current.play(json.loads(action))
+        _current._apply(PLAYER, json.loads(action))
     except IllegalAction as refused:
         return json.dumps({"refused": str(refused)})
-    return _answer(taken)
+    return _answer()
+
+
+def page_bea() -> str:
+    """Bea's next move, if it is her turn (``bea``: the one action taken, or none)."""
+    assert _current is not None
+    action = _current.bea_step()
+    return _answer([action] if action is not None else [])
 
 
 def page_arrange(sort: str, cards: str) -> str:
