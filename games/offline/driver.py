@@ -14,7 +14,8 @@ import json
 from typing import Any
 
 from games import ai
-from games.engine import PRESETS, IllegalAction, apply, new_match, player_view
+from games.engine import ALL_CARDS, PRESETS, IllegalAction, apply, new_match, player_view
+from games.labels import card_name
 from games.table import orders
 
 PLAYER, BEA = 0, 1
@@ -154,6 +155,8 @@ def _answer(taken: list[dict[str, Any]] | None = None) -> str:
             "table": _current.table(),
             "bea": taken or [],
             "saved": _current.saved(),
+            # Each card's name for a screen reader ("ten of clubs"), as the online table's.
+            "names": {code: card_name(code) for code in ALL_CARDS},
         }
     )
 

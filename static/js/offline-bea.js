@@ -23,6 +23,7 @@ let engine = null;
 let shown = null;
 let hintAction = null;
 let beaTimer = null;
+let names = {}; // each card's name for a screen reader, from the driver (games.labels)
 
 const $ = (id) => document.getElementById(id);
 const d = main ? main.dataset : {};
@@ -42,7 +43,8 @@ function cardElement(code, flags) {
     .join(" ");
   card.dataset.code = code;
   card.setAttribute("role", "img");
-  card.setAttribute("aria-label", cardLabel(code));
+  card.setAttribute("aria-label", names[code] || cardLabel(code));
+  card.title = names[code] || cardLabel(code);
   card.innerHTML = '<span class="corner" aria-hidden="true"><span class="rank"></span>'
     + '<span class="suit"></span></span><span class="pip" aria-hidden="true"></span>';
   card.querySelector(".rank").textContent = rank;
@@ -193,7 +195,7 @@ function drawHand(view, table) {
       slot.append(pick);
     } else {
       slot.tabIndex = 0;
-      slot.setAttribute("aria-label", cardLabel(code));
+      slot.setAttribute("aria-label", names[code] || cardLabel(code));
       slot.append(cardElement(code, flags));
     }
     return slot;
@@ -310,6 +312,7 @@ function draw(answer) {
   const before = shown && shown.view;
   document.dispatchEvent(new CustomEvent("gin:beforeswap"));
   shown = answer;
+  if (answer.names) names = answer.names;
   $("offline-start").hidden = true;
   $("table").hidden = false;
   document.body.classList.add("playing");

@@ -234,9 +234,19 @@ def test_the_hint_offline_reads_like_the_hint_online_in_german(
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.parametrize("touch", [False, True], ids=["mouse", "touch"])
 def test_the_offline_table_plays_like_the_online_one_with_the_network_cut(
-    context: BrowserContext, base: str
+    browser: Browser, base: str, touch: bool
 ) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=touch)
+    try:
+        _plays_like_the_online_table(context, base, touch)
+    finally:
+        context.close()
+
+
+def _plays_like_the_online_table(context: BrowserContext, base: str, touch: bool) -> None:
+    way = "touch" if touch else "mouse"
     page = _controlled(context, base)
     _start(page)  # online once: Pyodide comes and is kept
     context.set_offline(True)
@@ -246,7 +256,7 @@ def test_the_offline_table_plays_like_the_online_one_with_the_network_cut(
     SHOTS.mkdir(parents=True, exist_ok=True)
     _to_discard(page)
     settle(page)
-    page.screenshot(path=str(SHOTS / "discard-en-360x740.png"))
+    page.screenshot(path=str(SHOTS / f"discard-{way}-en-360x740.png"))
 
     # Sort by suit, by rank, melds first: the online table's cycle and orders (orders.py).
     cards = _hand(page)
@@ -258,18 +268,18 @@ def test_the_offline_table_plays_like_the_online_one_with_the_network_cut(
     sort.click()
     expect(sort).to_have_text("Sort: melds first")
     assert _hand(page) == sorted(cards, key=orders.by_rank)
-    page.screenshot(path=str(SHOTS / "sorted-by-rank-en-360x740.png"))
+    page.screenshot(path=str(SHOTS / f"sorted-by-rank-{way}-en-360x740.png"))
 
     # The hint: what Bea would do, in words, and marked on the table.
     page.locator("#offline-hint").click()
     expect(page.locator("#hint")).to_contain_text("Bea would:")
     expect(page.locator("#offline-hint-text")).not_to_be_empty()
     expect(page.locator("#table .hinted").first).to_be_visible()
-    page.screenshot(path=str(SHOTS / "hint-en-360x740.png"))
+    page.screenshot(path=str(SHOTS / f"hint-{way}-en-360x740.png"))
 
     # A double tap on a card discards it, and Bea answers.
     gone = page.locator("#hand input[name=card]:enabled").last.get_attribute("value")
-    double_tap(page.locator(f'#hand li[data-code="{gone}"] .card'), touch=False)
+    double_tap(page.locator(f'#hand li[data-code="{gone}"] .card'), touch)
     expect(page.locator(f'#hand li[data-code="{gone}"]')).to_have_count(0)
     expect(page.locator("#hand li[data-code]")).to_have_count(10)
     expect(page.locator("#offline-log li").first).to_contain_text("Bea: ")
@@ -277,7 +287,7 @@ def test_the_offline_table_plays_like_the_online_one_with_the_network_cut(
     # Dragged within the hand: a new order, kept in the browser with the match.
     _to_discard(page)
     order = _hand(page)
-    drag(page, page.locator("#hand li").first, page.locator("#hand li").last, touch=False)
+    drag(page, page.locator("#hand li").first, page.locator("#hand li").last, touch)
     page.wait_for_function(f"document.querySelector('#hand li').dataset.code !== '{order[0]}'")
     arranged = _hand(page)
     assert arranged != order and sorted(arranged) == sorted(order)
@@ -287,7 +297,7 @@ def test_the_offline_table_plays_like_the_online_one_with_the_network_cut(
     # Dragged onto the pile: discarded.
     dropped = page.locator("#hand input[name=card]:enabled").first.get_attribute("value")
     over_pile = page.locator("#pile .discard .card")
-    drag(page, page.locator(f'#hand li[data-code="{dropped}"]'), over_pile, touch=False)
+    drag(page, page.locator(f'#hand li[data-code="{dropped}"]'), over_pile, touch)
     expect(page.locator(f'#hand li[data-code="{dropped}"]')).to_have_count(0)
     expect(page.locator("#hand li[data-code]")).to_have_count(10)
     assert loads == [], f"the offline table loaded {len(loads)} times"
