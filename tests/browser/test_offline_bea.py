@@ -177,6 +177,7 @@ def test_a_whole_match_against_bea_offline_with_the_network_cut(
     expect(page.locator("#status .offline-badge")).to_have_text("Offline · unrated")
     SHOTS.mkdir(parents=True, exist_ok=True)
     _my_turn(page)
+    settle(page)
     page.screenshot(path=str(SHOTS / "start-en-360x740.png"), full_page=True)
     assert serious(page) == []  # axe, offline too (axe-core is injected, not fetched)
     closing = _play_out(page)
@@ -230,6 +231,7 @@ def test_the_hint_offline_reads_like_the_hint_online_in_german(
     text = hint.inner_text()
     assert not re.search(r"\b(take|pass|keeps|does not fit|your hand)\b", text), text
     SHOTS.mkdir(parents=True, exist_ok=True)
+    settle(page)
     page.screenshot(path=str(SHOTS / "hint-de-360x740.png"))
 
 
