@@ -132,7 +132,13 @@ def card_png(card: dict[str, Any]) -> bytes:
         "rules": card["rules"],
         "target": card["target"],
     }
-    canvas.text(MARGIN, 36, canvas.fit(f"{line} · {when}", "text", inner), "text", PALE, FELT)
+    ending = {
+        "resigned": _("resigned"),
+        "abandoned": _("abandoned"),
+        "timed_out": _("won on time"),
+    }.get(card["status"])
+    line = " · ".join(part for part in (line, ending, when) if part)
+    canvas.text(MARGIN, 36, canvas.fit(line, "text", inner), "text", PALE, FELT)
     title = (
         _("%(name)s won") % {"name": card["winner"]} if card["winner"] else _("The match is over")
     )

@@ -126,24 +126,36 @@ def test_a_tampered_or_unfinished_picture_link_finds_nothing(alice: User, bob: U
     assert Client().get(_image_url(in_play)).status_code == 404
 
 
-def test_the_picture_writes_what_the_card_shows_and_no_card(
-    alice: User, monkeypatch: pytest.MonkeyPatch
-):
-    match, _client = _gin_match(alice)
-    written: list[str] = []
+@pytest.fixture
+def written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every line of text the picture draws, as it draws it (a fresh picture: none cached)."""
+    lines: list[str] = []
     drawn = image.Canvas.text
 
     def text(canvas, x, y, words, *args, **kwargs):  # type: ignore[no-untyped-def]
-        written.append(words)
+        lines.append(words)
         return drawn(canvas, x, y, words, *args, **kwargs)
 
     monkeypatch.setattr(image.Canvas, "text", text)
     cache.clear()
+    return lines
+
+
+def test_the_picture_writes_what_the_card_shows_and_no_card(alice: User, written: list[str]):
+    match, _client = _gin_match(alice)
     Client().get(_image_url(match), HTTP_ACCEPT_LANGUAGE="de")
     assert "alice hat gewonnen" in written and "105" in written and "Punkte je Runde" in written
     # Scores, names and the hands' kinds: not one card of any hand (K♦ went out, 10♣ came in).
     labels = {display(code) for code in ALL_CARDS}
     assert not [words for words in written if any(label in words for label in labels)]
+
+
+def test_the_picture_of_a_resigned_match_says_so(alice: User, bob: User, written: list[str]):
+    match = lobby_match(alice, bob)
+    services.resign(match, 1, services.CURRENT)
+    assert Client().get(_image_url(match)).status_code == 200
+    assert "alice won" in written and "No hand was finished." in written
+    assert any(" · resigned · " in words for words in written)
 
 
 def test_a_link_made_before_links_were_timeless_still_opens_the_card(alice: User):
