@@ -3,8 +3,9 @@ browser under Pyodide, fetched only when the player first presses Play and then 
 service worker in a cache of its own, whose size is bounded; with the network cut, a whole
 match is played; and the browser's engine and the server's agree on seeded matches. The
 offline table is the online one: with the network cut a card is discarded by a double tap and
-by a drag onto the pile, the hand is dragged into a new order and sorted by suit and by rank,
-the hint marks what Bea would do, and a gin is celebrated, all without a page load."""
+by a drag onto the pile and with the keyboard, the hand is dragged into a new order and sorted
+by suit and by rank, the hint marks what Bea would do, and a gin is celebrated, all without a
+page load."""
 
 from __future__ import annotations
 
@@ -302,6 +303,16 @@ def _plays_like_the_online_table(context: BrowserContext, base: str, touch: bool
     drag(page, page.locator(f'#hand li[data-code="{dropped}"]'), over_pile, touch)
     expect(page.locator(f'#hand li[data-code="{dropped}"]')).to_have_count(0)
     expect(page.locator("#hand li[data-code]")).to_have_count(10)
+
+    # The keyboard: Enter selects the focused card, D discards it.
+    _to_discard(page)
+    focused = page.locator("#hand input[name=card]:enabled").first
+    keyed = focused.get_attribute("value")
+    focused.focus()
+    page.keyboard.press("Enter")
+    expect(focused).to_be_checked()
+    page.keyboard.press("d")
+    expect(page.locator(f'#hand li[data-code="{keyed}"]')).to_have_count(0)
     assert loads == [], f"the offline table loaded {len(loads)} times"
 
 
