@@ -28,6 +28,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("lesson/no-thanks", lesson.decline, name="lesson_decline"),
     path("lesson/<str:public_id>/leave", lesson.leave, name="lesson_leave"),
     path("results/<str:token>/", results_card.results_card, name="results_card"),
+    path(
+        "results/<str:token>/card.png", results_card.results_card_image, name="results_card_image"
+    ),
     path("<str:public_id>/", views.table, name="table"),
     path("<str:public_id>/act", views.act, name="act"),
     path("<str:public_id>/hint", views.hint, name="hint"),

@@ -20,10 +20,18 @@ from django.utils.translation import trans_real
 
 _GAMES = Path(__file__).resolve().parent.parent
 # What the browser imports: the engine and the AI entire, except the arena (processes, files)
-# and the review (the server's), the labels the AI's reasons use, and the driver.
+# and the review (the server's), the labels the AI's reasons use, the table's orders of cards
+# (pure) and the driver.
 _PACKAGES = ("engine", "ai")
 _LEFT_OUT = {"ai/arena.py", "ai/review.py"}
-_MODULES = ("__init__.py", "labels.py", "offline/__init__.py", "offline/driver.py")
+_MODULES = (
+    "__init__.py",
+    "labels.py",
+    "table/__init__.py",
+    "table/orders.py",
+    "offline/__init__.py",
+    "offline/driver.py",
+)
 
 STAND_INS = {
     "django/__init__.py": "",

@@ -2,7 +2,8 @@
 state is a pure function of the match's seed, rules, Bea's level and the log of actions
 (DESIGN.md, principle 3), which is all the browser stores.
 
-Uses only ``games.engine`` and ``games.ai``: nothing of Django, nothing of the server.
+Uses only ``games.engine``, ``games.ai`` and the table's orders of cards
+(``games.table.orders``, pure): nothing of Django, nothing of the server.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import json
 from typing import Any
 
 from games import ai
-from games.engine import PRESETS, IllegalAction, apply, new_match, player_view
+from games.engine import ALL_CARDS, PRESETS, IllegalAction, apply, new_match, player_view
+from games.labels import card_name
+from games.table import orders
 
 PLAYER, BEA = 0, 1
 # Bea's moves in one call at most: a hand cannot have more (a safeguard, not a rule).
@@ -30,6 +33,9 @@ class Offline:
         self.meta = {"preset": preset, "target": int(target), "level": level, "seed": seed}
         self.state = new_match(rules, seed=seed)
         self.log: list[list[Any]] = []
+        # The player's order of their hand, as the online table keeps it per seat
+        # (games.table.arrange): a sort, or the cards as dragged in one hand.
+        self.order: dict[str, Any] = {"sort": orders.MELDS, "cards": [], "hand_number": 0}
 
     @classmethod
     def restore(cls, saved: dict[str, Any]) -> Offline:
@@ -37,24 +43,62 @@ class Offline:
         match = cls(saved["preset"], saved["target"], saved["level"], saved["seed"])
         for seat, action in saved["log"]:
             match._apply(seat, action)
+        order = saved.get("order")
+        if order:
+            match.arrange(sort=order.get("sort"))
+            if order.get("cards") and order.get("hand_number") == match.view()["hand_number"]:
+                match.arrange(cards=order["cards"])
         return match
 
     def saved(self) -> dict[str, Any]:
-        return {**self.meta, "log": self.log}
+        return {**self.meta, "log": self.log, "order": self.order}
+
+    def arrange(self, sort: str | None = None, cards: list[str] | None = None) -> None:
+        """A sort chosen (the dragged order forgotten), or the hand as the player dragged it
+        (the same cards, in a new order). Refused with ``ValueError``, nothing changed."""
+        if sort is not None:
+            if sort not in orders.SORT_CYCLE:
+                raise ValueError(f"unknown sort {sort!r}")
+            self.order = {"sort": sort, "cards": [], "hand_number": 0}
+        if cards is not None:
+            view = self.view()
+            if sorted(cards) != sorted(view["hand"]):
+                raise ValueError("not the cards of this hand")
+            self.order = {**self.order, "cards": list(cards), "hand_number": view["hand_number"]}
+
+    def table(self) -> dict[str, Any]:
+        """What the page draws besides the view: the hand in the player's order (code, melded,
+        starts a group), the sort in use and the next, and the last hand laid open."""
+        view = self.view()
+        dragged = self.order["cards"] if self.order["hand_number"] == view["hand_number"] else []
+        last = view["last_hand"]
+        return {
+            "hand": orders.arranged(view, self.order["sort"], dragged),
+            "sort": self.order["sort"],
+            "next_sort": orders.next_sort(self.order["sort"]),
+            "laid_open": orders.laid_open(last) if last else None,
+        }
 
     def _apply(self, seat: int, action: dict[str, Any]) -> None:
         self.state = apply(self.state, seat, action)
         self.log.append([seat, action])
 
+    def bea_step(self) -> dict[str, Any] | None:
+        """Bea's next action if it is her turn (or her "next hand"), taken; else None."""
+        view = player_view(self.state, BEA)
+        if view["to_act"] != BEA or not view["legal_actions"]:
+            return None
+        action = ai.choose(view, self.meta["level"])
+        self._apply(BEA, action)
+        return action
+
     def bea_plays(self) -> list[dict[str, Any]]:
         """Bea's actions while it is her turn (or her "next hand"): the actions she took."""
         taken = []
         for _turn in range(_MOST):
-            view = player_view(self.state, BEA)
-            if view["to_act"] != BEA or not view["legal_actions"]:
+            action = self.bea_step()
+            if action is None:
                 break
-            action = ai.choose(view, self.meta["level"])
-            self._apply(BEA, action)
             taken.append(action)
         return taken
 
@@ -105,31 +149,59 @@ _current: Offline | None = None
 
 def _answer(taken: list[dict[str, Any]] | None = None) -> str:
     assert _current is not None
-    return json.dumps({"view": _current.view(), "bea": taken or [], "saved": _current.saved()})
+    return json.dumps(
+        {
+            "view": _current.view(),
+            "table": _current.table(),
+            "bea": taken or [],
+            "saved": _current.saved(),
+            # Each card's name for a screen reader ("ten of clubs"), as the online table's.
+            "names": {code: card_name(code) for code in ALL_CARDS},
+        }
+    )
 
 
 def page_start(preset: str, target: int, level: str, seed: str) -> str:
-    """A new match; Bea plays at once if she opens."""
+    """A new match (if Bea opens, the page asks for her moves: ``page_bea``)."""
     global _current
     _current = Offline(preset, target, level, seed)
-    return _answer(_current.bea_plays())
+    return _answer()
 
 
 def page_restore(saved: str) -> str:
-    """The match this browser saved, as it was (and Bea's turn, if it was hers)."""
+    """The match this browser saved, as it was."""
     global _current
     _current = Offline.restore(json.loads(saved))
-    return _answer(_current.bea_plays())
+    return _answer()
 
 
 def page_play(action: str) -> str:
-    """The player's action and Bea's answer; a refusal as ``{"refused": reason}``."""
+    """The player's action; a refusal as ``{"refused": reason}``, nothing changed. Bea's
+    answer comes move by move (``page_bea``), for the player to see each."""
     assert _current is not None
     try:
-        taken = _current.play(json.loads(action))
+        _current._apply(PLAYER, json.loads(action))
     except IllegalAction as refused:
         return json.dumps({"refused": str(refused)})
-    return _answer(taken)
+    return _answer()
+
+
+def page_bea() -> str:
+    """Bea's next move, if it is her turn (``bea``: the one action taken, or none)."""
+    assert _current is not None
+    action = _current.bea_step()
+    return _answer([action] if action is not None else [])
+
+
+def page_arrange(sort: str, cards: str) -> str:
+    """A sort chosen (``sort``), or the hand dragged into a new order (``cards``, the codes
+    joined by spaces); a refusal as ``{"refused": reason}``."""
+    assert _current is not None
+    try:
+        _current.arrange(sort=sort or None, cards=cards.split() if cards else None)
+    except ValueError as refused:
+        return json.dumps({"refused": str(refused)})
+    return _answer()
 
 
 def page_hint() -> str:

@@ -1,13 +1,18 @@
-"""The results card: its link (a signed token for a match) and its page."""
+"""The results card: its link (a signed token for a match), its page and its picture (a PNG
+at the same token, for sharing and for link previews: ``image``)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.core import signing
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -17,20 +22,33 @@ from games.models import Match
 from games.table import add_ons as extras
 from games.table.results import history
 
+from .image import card_png
+
 SALT = "games.results_card"
+# A finished match's card does not change; its picture is kept a day per language.
+IMAGE_SECONDS = 24 * 60 * 60
 
 
 def card_url(match: Match) -> str:
-    """The path of ``match``'s results card: a token signed for it, stable across requests."""
-    token = signing.dumps(match.public_id, salt=SALT, compress=True)
+    """The path of ``match``'s results card: a token signed for it, the same at every call
+    (no time in it: the link of a finished match never changes)."""
+    token = signing.Signer(salt=SALT).sign_object(match.public_id, compress=True)
     return reverse("games:results_card", args=[token])
 
 
+def _public_id(token: str) -> str:
+    # The first links carried the time they were made (signing.dumps): still good. Each
+    # signer refuses the other's token (a bad signature, or a value that is not its own form).
+    for read in (signing.Signer(salt=SALT).unsign_object, partial(signing.loads, salt=SALT)):
+        try:
+            return str(read(token))
+        except (signing.BadSignature, ValueError):
+            continue
+    raise Http404(_("No such results card."))
+
+
 def _match_of(token: str) -> Match:
-    try:
-        public_id = signing.loads(token, salt=SALT)
-    except signing.BadSignature:
-        raise Http404(_("No such results card.")) from None
+    public_id = _public_id(token)
     match = Match.objects.filter(public_id=public_id).prefetch_related("seats").first()
     # A match still in play has no results yet: its card is not there (and says nothing).
     if match is None or match.is_active:
@@ -64,4 +82,23 @@ def results_card(request: HttpRequest, token: str) -> HttpResponse:
     match = _match_of(token)
     context = card_context(match)
     context["share_url"] = request.build_absolute_uri(request.path)
+    context["image_url"] = request.build_absolute_uri(
+        reverse("games:results_card_image", args=[token])
+    )
     return render(request, "games/results_card/card.html", context)
+
+
+@require_GET
+def results_card_image(request: HttpRequest, token: str) -> HttpResponse:
+    """The card as a PNG (``image.card_png``), in the reader's language; 404 as the page."""
+    match = _match_of(token)
+    key = f"results-card-png:{match.pk}:{match.updated_at.timestamp()}:{get_language()}"
+    png = cache.get(key)
+    if png is None:
+        png = card_png(card_context(match))
+        cache.set(key, png, IMAGE_SECONDS)
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = "public, max-age=3600"
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))  # in the reader's language
+    response["Content-Disposition"] = f'inline; filename="gin-rummy-{match.public_id}.png"'
+    return response

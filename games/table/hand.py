@@ -1,7 +1,6 @@
 """The player's hand in their order, the piles, and what the discard buttons may do, each card
-ready to draw; and the orders of cards on the table: a meld's, a loose hand's, a hand laid open
-at its end, and the one the player chose (a sort, or where they dragged the cards;
-``games.table.arrange`` keeps it)."""
+ready to draw. The orders of cards themselves (a sort, the dragged order, a hand laid open) are
+``orders``, pure Python that Bea offline runs too; ``games.table.arrange`` keeps a seat's."""
 
 from __future__ import annotations
 
@@ -14,47 +13,25 @@ from games.engine import display
 from games.labels import card
 from games.models import HandOrder, Seat
 
-SUIT_ORDER = "CDHS"
-RANK_ORDER = "A23456789TJQK"
-
-
-def by_suit(code: str) -> tuple[int, int]:
-    return (SUIT_ORDER.index(code[1]), RANK_ORDER.index(code[0]))
-
-
-def by_rank(code: str) -> tuple[int, int]:
-    return (RANK_ORDER.index(code[0]), SUIT_ORDER.index(code[1]))
-
-
-def meld_order(meld: list[str]) -> list[str]:
-    return sorted(meld, key=by_rank if len({c[1] for c in meld}) > 1 else by_suit)
+from . import orders
 
 
 def laid_open(last: dict[str, Any]) -> dict[str, Any]:
-    """A finished hand's cards as they are laid open (``labels.card``), by seat: each meld in
-    order (the knocker's with the cards laid off on it, where they fit, marked ``laid_off``),
-    the deadwood by suit, and the cards laid off, by suit."""
-    layoffs = last.get("layoffs") or []
-    laid_on: dict[int, list[str]] = {}
-    for layoff in layoffs:
-        laid_on.setdefault(layoff["meld"], []).append(layoff["card"])
-    laid_off = sorted({layoff["card"] for layoff in layoffs}, key=by_suit)
-
-    def meld_cards(meld: list[str]) -> list[dict[str, Any]]:
-        return [card(c, melded=c not in laid_off, laid_off=c in laid_off) for c in meld_order(meld)]
-
+    """A finished hand's cards as they are laid open (``orders.laid_open``), each named
+    (``labels.card``), by seat: each meld (the knocker's with the cards laid off on it, marked
+    ``laid_off``), the deadwood, and the cards laid off."""
+    laid = orders.laid_open(last)
+    laid_off = set(laid["laid_off"])
     return {
         "melds": [
             [
-                meld_cards([*meld, *(laid_on.get(index, []) if s == last["knocker"] else [])])
-                for index, meld in enumerate(last["melds"][s])
+                [card(c, melded=c not in laid_off, laid_off=c in laid_off) for c in meld]
+                for meld in melds
             ]
-            for s in (0, 1)
+            for melds in laid["melds"]
         ],
-        "deadwood": [
-            [card(c) for c in sorted(last["deadwood_cards"][s], key=by_suit)] for s in (0, 1)
-        ],
-        "laid_off": [card(c) for c in laid_off],
+        "deadwood": [[card(c) for c in cards] for cards in laid["deadwood"]],
+        "laid_off": [card(c) for c in laid["laid_off"]],
     }
 
 
@@ -63,7 +40,6 @@ SORT_LABELS = {
     HandOrder.Sort.SUIT: gettext_lazy("by suit"),
     HandOrder.Sort.RANK: gettext_lazy("by rank"),
 }
-SORT_CYCLE = (HandOrder.Sort.MELDS, HandOrder.Sort.SUIT, HandOrder.Sort.RANK)
 
 
 def saved_order(seat: Seat | None) -> HandOrder | None:
@@ -75,31 +51,16 @@ def saved_order(seat: Seat | None) -> HandOrder | None:
 def order_info(order: HandOrder | None) -> dict[str, str]:
     """The Sort button: the sort in use and the one a press switches to."""
     sort = HandOrder.Sort(order.sort) if order is not None else HandOrder.Sort.MELDS
-    following = SORT_CYCLE[(SORT_CYCLE.index(sort) + 1) % len(SORT_CYCLE)]
+    following = HandOrder.Sort(orders.next_sort(sort.value))
     return {"sort": sort.value, "next": following.value, "next_label": str(SORT_LABELS[following])}
 
 
 def sorted_hand(view: dict[str, Any], order: HandOrder | None) -> list[tuple[str, bool, bool]]:
     """(code, melded, starts a group) for each card, in the order the player chose."""
-    arrangement = view["arrangement"]
-    melded = {c for meld in arrangement["melds"] for c in meld}
-    hand = list(view["hand"])
-    sort = order.sort if order is not None else HandOrder.Sort.MELDS
+    sort = order.sort if order is not None else orders.MELDS
     if order is not None and order.cards and order.hand_number == view["hand_number"]:
-        # The dragged order; a card drawn since goes to the end, where it is easy to find.
-        kept = [c for c in order.cards if c in hand]
-        codes = kept + [c for c in hand if c not in kept]
-        return [(c, c in melded, False) for c in codes]
-    if sort == HandOrder.Sort.MELDS:
-        groups = [meld_order(meld) for meld in arrangement["melds"]]
-        loose = sorted(arrangement["deadwood_cards"], key=by_suit)
-        if loose:
-            groups.append(loose)
-        return [(c, c in melded, i == 0) for group in groups for i, c in enumerate(group)]
-    key = by_suit if sort == HandOrder.Sort.SUIT else by_rank
-    at = 1 if sort == HandOrder.Sort.SUIT else 0
-    codes = sorted(hand, key=key)
-    return [(c, c in melded, i > 0 and codes[i - 1][at] != c[at]) for i, c in enumerate(codes)]
+        return orders.arranged(view, sort, order.cards)
+    return orders.arranged(view, sort)
 
 
 def just_drawn(view: dict[str, Any]) -> str:

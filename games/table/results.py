@@ -152,7 +152,7 @@ def history(view: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]
 def add_ending(
     ctx: dict[str, Any], match: Match, view: dict[str, Any], seat: int, laid: dict[str, Any] | None
 ) -> None:
-    """The last hand laid open (``laid``: ``hand.laid_open``, None before any), the
+    """The last hand laid open (``laid``: ``orders.laid_open``, None before any), the
     settlement, and the hands so far with their replays."""
     names = ctx["names"]
     ctx["result"] = None

@@ -18,22 +18,26 @@
     });
   }
 
+  // The new order goes to the server where the list names its URL; the page hears it in any
+  // case ("gin:arranged", its codes in detail.order: Bea offline keeps it in the browser).
   function save(list) {
     var url = list.dataset.orderUrl;
-    if (!url) return;
-    var body = new URLSearchParams();
-    body.set("order", codes(list).join(" "));
+    var order = codes(list);
     // The group gaps of a sort no longer mean anything once the player moved a card.
     Array.prototype.forEach.call(list.querySelectorAll(".group-start"), function (li) {
       li.classList.remove("group-start");
     });
-    fetch(url, {
-      method: "POST",
-      headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true" },
-      body: body,
-      credentials: "same-origin",
-    });
-    list.dispatchEvent(new CustomEvent("gin:arranged", { bubbles: true }));
+    if (url) {
+      var body = new URLSearchParams();
+      body.set("order", order.join(" "));
+      fetch(url, {
+        method: "POST",
+        headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true" },
+        body: body,
+        credentials: "same-origin",
+      });
+    }
+    list.dispatchEvent(new CustomEvent("gin:arranged", { bubbles: true, detail: { order: order } }));
   }
 
   function setUp() {
@@ -75,4 +79,5 @@
   document.addEventListener("DOMContentLoaded", setUp);
   document.addEventListener("htmx:afterSettle", setUp);
   document.addEventListener("htmx:oobAfterSwap", setUp);
+  document.addEventListener("gin:swapped", setUp);
 })();

@@ -3,7 +3,8 @@
 // card takes one gesture too: double-tap (double-click) it, drag it onto the discard pile, or
 // with the keyboard press Enter (or Space) on it to select it and Enter (or D) to discard it.
 // Each only selects the card and presses the Discard button, so it sends exactly the POST the
-// buttons send, and the server judges it as it judges them. Knock and Gin stay buttons. A card
+// buttons send, and the server judges it as it judges them (offline, Bea's driver judges it:
+// static/js/offline-bea.js answers the same buttons). Knock and Gin stay buttons. A card
 // that may not go (just taken from the pile) refuses with the reason the page shows already.
 (function () {
   "use strict";
@@ -90,6 +91,7 @@
   }
   document.addEventListener("htmx:afterSettle", function () { setTimeout(retryPending, 0); });
   document.addEventListener("htmx:oobAfterSwap", function () { setTimeout(retryPending, 0); });
+  document.addEventListener("gin:swapped", function () { setTimeout(retryPending, 0); });
 
   document.addEventListener("keydown", function (event) {
     var radio = event.target;

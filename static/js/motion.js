@@ -7,7 +7,8 @@
 // travel onto the knocker's melds; scores and the hand's points count up. Nothing of it runs
 // for prefers-reduced-motion, and none of it holds back a click: only transforms and a
 // registered --n (table.css's counters) are animated, never the page's state.
-// It also tells sound.js what happened ("gin:sound" events).
+// It also tells sound.js what happened ("gin:sound" events). A page that draws the table itself
+// instead of htmx (Bea offline) sends "gin:beforeswap" before and "gin:swapped" after a redraw.
 (function () {
   "use strict";
 
@@ -183,12 +184,16 @@
     if (now.turn && !old.turn) sound("turn");
   }
 
-  document.addEventListener("htmx:oobBeforeSwap", function () {
+  function beforeSwap() {
     if (before) return;
     before = snapshot();
     // Every region of one answer or frame is swapped in the same task; animate after them.
     setTimeout(play, 0);
-  });
+  }
+  document.addEventListener("htmx:oobBeforeSwap", beforeSwap);
+  // A table drawn by the page itself (Bea offline, static/js/offline-bea.js) says so before
+  // it redraws, in the same task.
+  document.addEventListener("gin:beforeswap", beforeSwap);
 
   // A table opened on a fresh deal (no move in this hand yet, the match still on) is dealt
   // before the player's eyes.

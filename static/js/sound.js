@@ -84,5 +84,6 @@
   document.addEventListener("DOMContentLoaded", show);
   // Pass and play swaps the table in after its pass screen, toggle and all.
   document.addEventListener("htmx:afterSettle", show);
+  document.addEventListener("gin:swapped", show);
   window.ginSound = { enabled: enabled, played: played };
 })();

@@ -50,6 +50,7 @@
   document.addEventListener("DOMContentLoaded", refreshSelection);
   document.addEventListener("htmx:afterSettle", refreshSelection);
   document.addEventListener("htmx:afterSwap", refreshSelection);
+  document.addEventListener("gin:swapped", refreshSelection); // Bea offline's own redraw
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     var table = document.getElementById("table");

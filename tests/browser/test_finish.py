@@ -4,6 +4,7 @@ motion. The results card at the end reads well on a phone, for anyone with its l
 
 from __future__ import annotations
 
+import struct
 from typing import TYPE_CHECKING
 
 import pytest
@@ -84,5 +85,63 @@ def test_the_results_card_reads_well_on_a_phone(browser: Browser, base: str, ali
             assert not found, found
         finally:
             stranger.close()
+    finally:
+        page.context.close()
+
+
+SHARE_FILES = """() => {
+    navigator.canShare = (data) => !!(data && data.files && data.files.length);
+    navigator.share = (data) => {
+        const file = data.files[0];
+        window.shared = { count: data.files.length, type: file.type, name: file.name,
+                          size: file.size, url: data.url, title: data.title };
+        return Promise.resolve();
+    };
+}"""
+NO_SHARE = "() => { delete Navigator.prototype.share; delete Navigator.prototype.canShare; }"
+
+
+def test_the_results_card_shares_its_picture_or_downloads_it(
+    browser: Browser, base: str, alice: User
+):
+    page = _go_gin(browser, base, alice)
+    try:
+        link = page.locator("#result .results-card-link a")
+        expect(link).to_be_visible(timeout=15_000)
+        href = str(link.get_attribute("href"))
+        # Where the phone's share sheet takes files: the PNG goes to it, with the card's link.
+        sharing = browser.new_context(viewport=SIZES["360x740"])
+        try:
+            sharing.add_init_script(f"({SHARE_FILES})()")
+            card = sharing.new_page()
+            card.goto(base + href)
+            image_url = card.locator('meta[property="og:image"]').get_attribute("content")
+            assert image_url and image_url.endswith("/card.png")
+            card.get_by_role("button", name="Share").click()
+            shared = card.wait_for_function("window.shared").json_value()
+            assert shared["count"] == 1 and shared["type"] == "image/png"
+            assert shared["name"].endswith(".png") and shared["size"] > 1000
+            assert shared["url"] == base + href and shared["title"].startswith(
+                "Gin Rummy: alice 105"
+            )
+        finally:
+            sharing.close()
+        # Elsewhere (a desktop browser): the picture is downloaded.
+        plain = browser.new_context(viewport=SIZES["1280x800"], accept_downloads=True)
+        try:
+            plain.add_init_script(f"({NO_SHARE})()")
+            card = plain.new_page()
+            card.goto(base + href)
+            with card.expect_download() as download:
+                card.get_by_role("button", name="Share").click()
+            assert download.value.suggested_filename.endswith(".png")
+            saved = SHOTS / "results-card-image.png"
+            download.value.save_as(saved)
+            png = saved.read_bytes()
+            assert png[:8] == b"\x89PNG\r\n\x1a\n"
+            assert struct.unpack(">II", png[16:24]) == (1200, 630)
+            expect(card.locator("#share-note")).to_have_text("The picture is in your downloads.")
+        finally:
+            plain.close()
     finally:
         page.context.close()

@@ -1,22 +1,29 @@
 """Bea offline in real Chromium (docs/offline.md): the server's own engine and AI run in the
 browser under Pyodide, fetched only when the player first presses Play and then kept by the
 service worker in a cache of its own, whose size is bounded; with the network cut, a whole
-match is played; and the browser's engine and the server's agree on seeded matches."""
+match is played; and the browser's engine and the server's agree on seeded matches. The
+offline table is the online one: with the network cut a card is discarded by a double tap and
+by a drag onto the pile and with the keyboard, the hand is dragged into a new order and sorted
+by suit and by rank, the hint marks what Bea would do, and a gin is celebrated, all without a
+page load."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from games import ai
 from games.offline import views as offline_views
 from games.offline.bundle import bundle
-from games.offline.driver import self_play
+from games.offline.driver import PLAYER, Offline, self_play
+from games.table import orders
 from tests.browser.conftest import PHONE
-from tests.browser.table_helpers import ARTIFACTS
+from tests.browser.table_helpers import ARTIFACTS, settle
 from tests.browser.test_accessibility import serious
+from tests.browser.test_gestures import double_tap, drag
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -49,6 +56,13 @@ BEA_CACHES = """async () => {
     return found;
 }"""
 SEEDS = ("1", "2", "sept")
+SHOTS = ARTIFACTS / "offline"
+# The player's turn, or the match over: Bea plays move by move after a pause.
+YOUR_TURN = "!!document.querySelector('#status.your-turn, #after:not([hidden])')"
+GIN_ANIMATIONS = """() => document.getAnimations()
+    .map(a => a.animationName || '').filter(n => n.startsWith('gin-'))"""
+CODES = "els => els.map(e => e.dataset.code)"
+SELECT = "r => { r.checked = true; r.dispatchEvent(new Event('change', { bubbles: true })); }"
 
 
 @pytest.fixture
@@ -71,23 +85,72 @@ def _controlled(context: BrowserContext, base: str) -> Page:
 def _start(page: Page, target: str = "50") -> None:
     page.locator("select[name=target]").select_option(target)
     page.get_by_role("button", name="Play Bea offline").click()
-    expect(page.locator("#offline-table")).to_be_visible(timeout=ENGINE_MS)
+    expect(page.locator("#table")).to_be_visible(timeout=ENGINE_MS)
+
+
+def _my_turn(page: Page) -> None:
+    page.wait_for_function(YOUR_TURN)
 
 
 def _play_out(page: Page) -> str:
-    """Press something legal until the match is over: an action button when there is one
-    (take, pass, draw, knock, next hand), else a card to discard. The closing status."""
-    status = page.locator("#offline-status")
+    """Press something legal until the match is over: a card and Discard in the discard
+    phase, else the phase's first button (take, pass, draw, next hand). The closing status."""
+    headline = page.locator("#offline-headline")
     for _press in range(2_000):
-        text = status.inner_text()
+        _my_turn(page)
+        text = headline.inner_text()
         if text in ("You won the match.", "Bea won the match."):
             return text
-        action = page.locator("#offline-actions button")
-        if action.count():
-            action.first.click()
+        card = page.locator("#hand input[name=card]:enabled")
+        if card.count():
+            # Selected as the keyboard does (two clicks on one spot within half a second
+            # would be a double tap, and a turn can come round that fast here).
+            card.first.evaluate(SELECT)
+            page.locator("#actions button[value=discard]").click()
         else:
-            page.locator("#offline-hand button:enabled").first.click()
+            page.locator("#actions button[name=move]:enabled").first.click()
     raise AssertionError("the match did not end in 2000 presses")
+
+
+def _to_discard(page: Page) -> None:
+    """On to the player's discard phase, drawing as a player does: a tap on the pile (the
+    upcard) or on the stock."""
+    for _turn in range(10):
+        _my_turn(page)
+        if page.locator("#actions button[value=discard]").count():
+            return
+        if page.locator("#actions button[value=pass]").count():
+            page.locator("#pile .discard button").click()
+        else:
+            page.locator("#pile .stock button").click()
+    raise AssertionError("no discard phase in 10 turns")
+
+
+def _hand(page: Page) -> list[str]:
+    return page.locator("#hand .hand-cards > li").evaluate_all(CODES)
+
+
+def _loads(page: Page) -> list[str]:
+    """The page's navigations from now on (a table that plays like an app makes none)."""
+    found: list[str] = []
+    page.on(
+        "framenavigated",
+        lambda frame: found.append(frame.url) if frame == page.main_frame else None,
+    )
+    return found
+
+
+def _gin_ready() -> dict[str, Any]:
+    """A match as the browser saves it, at the player's discard with a gin in hand: seed
+    ``gin-9``, the player playing as the hint does, by the driver itself, server side."""
+    match = Offline("standard", 100, "easy", "gin-9")
+    for _turn in range(100):
+        match.bea_plays()
+        view = match.view()
+        if any(a["type"] == "gin" for a in view["legal_actions"]):
+            return {"saved": match.saved(), "over": False}
+        match._apply(PLAYER, ai.choose(view, "expert"))
+    raise AssertionError("no gin from seed gin-9")
 
 
 @pytest.mark.timeout(300)
@@ -107,18 +170,25 @@ def test_a_whole_match_against_bea_offline_with_the_network_cut(
     assert size < 15_000_000, f"Bea offline keeps {size} bytes"
 
     context.set_offline(True)
+    page.emulate_media(reduced_motion="reduce")  # Bea's moves without a pause: a quicker match
     page.reload()  # the page itself from the worker's cache
     expect(page.locator("h1")).to_have_text("Bea offline")
+    loads = _loads(page)
     _start(page)  # a new match, from the start, with no network
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "offline-bea-en-360x740.png"), full_page=True)
+    expect(page.locator("#status .offline-badge")).to_have_text("Offline · unrated")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    _my_turn(page)
+    settle(page)
+    page.screenshot(path=str(SHOTS / "start-en-360x740.png"), full_page=True)
     assert serious(page) == []  # axe, offline too (axe-core is injected, not fetched)
     closing = _play_out(page)
     assert closing in ("You won the match.", "Bea won the match.")
-    scores = page.locator("#offline-scores").inner_text()
-    assert "(to 50)" in scores
-    # The last hand, in one line: its kind and who scored what.
+    expect(page.locator("#offline-target")).to_have_text("50")
+    # The last hand laid open: its kind and who scored what; then a new match is offered.
     expect(page.locator("#offline-last-hand")).to_contain_text(re.compile(r"^Hand \d+: "))
+    expect(page.locator("#after button")).to_be_visible()
+    page.screenshot(path=str(SHOTS / "match-over-en-360x740.png"), full_page=True)
+    assert loads == [], f"the offline table loaded {len(loads)} times"
     # Saved in the browser, and the worker's cache is still just those files.
     assert page.evaluate("JSON.parse(localStorage.getItem('gin-offline-bea')).over") is True
     assert page.evaluate(BEA_CACHES) == kept
@@ -152,11 +222,126 @@ def test_the_hint_offline_reads_like_the_hint_online_in_german(
     page.goto(base + "/offline/bea/de/")
     page.locator("select[name=target]").select_option("50")
     page.get_by_role("button", name="Offline gegen Bea spielen").click()
-    expect(page.locator("#offline-table")).to_be_visible(timeout=ENGINE_MS)
-    expect(page.locator("#offline-status")).to_contain_text("Du bist dran")
+    expect(page.locator("#table")).to_be_visible(timeout=ENGINE_MS)
+    _my_turn(page)
+    expect(page.locator("#offline-headline")).to_contain_text("Du bist dran")
     page.get_by_role("button", name="Tipp").click()
     hint = page.locator("#offline-hint-text")
     expect(hint).not_to_be_empty()
     # Bea's reasons come from the site's German catalog: no English word of them is left.
     text = hint.inner_text()
     assert not re.search(r"\b(take|pass|keeps|does not fit|your hand)\b", text), text
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    settle(page)
+    page.screenshot(path=str(SHOTS / "hint-de-360x740.png"))
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("touch", [False, True], ids=["mouse", "touch"])
+def test_the_offline_table_plays_like_the_online_one_with_the_network_cut(
+    browser: Browser, base: str, touch: bool
+) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=touch)
+    try:
+        _plays_like_the_online_table(context, base, touch)
+    finally:
+        context.close()
+
+
+def _plays_like_the_online_table(context: BrowserContext, base: str, touch: bool) -> None:
+    way = "touch" if touch else "mouse"
+    page = _controlled(context, base)
+    _start(page)  # online once: Pyodide comes and is kept
+    context.set_offline(True)
+    page.reload()
+    loads = _loads(page)
+    _start(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    _to_discard(page)
+    settle(page)
+    page.screenshot(path=str(SHOTS / f"discard-{way}-en-360x740.png"))
+
+    # Sort by suit, by rank, melds first: the online table's cycle and orders (orders.py).
+    cards = _hand(page)
+    sort = page.locator("#hand button.sort")
+    expect(sort).to_have_text("Sort: by suit")
+    sort.click()
+    expect(sort).to_have_text("Sort: by rank")
+    assert _hand(page) == sorted(cards, key=orders.by_suit)
+    sort.click()
+    expect(sort).to_have_text("Sort: melds first")
+    assert _hand(page) == sorted(cards, key=orders.by_rank)
+    page.screenshot(path=str(SHOTS / f"sorted-by-rank-{way}-en-360x740.png"))
+
+    # The hint: what Bea would do, in words, and marked on the table.
+    page.locator("#offline-hint").click()
+    expect(page.locator("#hint")).to_contain_text("Bea would:")
+    expect(page.locator("#offline-hint-text")).not_to_be_empty()
+    expect(page.locator("#table .hinted").first).to_be_visible()
+    page.screenshot(path=str(SHOTS / f"hint-{way}-en-360x740.png"))
+
+    # A double tap on a card discards it, and Bea answers.
+    gone = page.locator("#hand input[name=card]:enabled").last.get_attribute("value")
+    double_tap(page.locator(f'#hand li[data-code="{gone}"] .card'), touch)
+    expect(page.locator(f'#hand li[data-code="{gone}"]')).to_have_count(0)
+    expect(page.locator("#hand li[data-code]")).to_have_count(10)
+    expect(page.locator("#offline-log li").first).to_contain_text("Bea: ")
+
+    # Dragged within the hand: a new order, kept in the browser with the match.
+    _to_discard(page)
+    order = _hand(page)
+    drag(page, page.locator("#hand li").first, page.locator("#hand li").last, touch)
+    page.wait_for_function(f"document.querySelector('#hand li').dataset.code !== '{order[0]}'")
+    arranged = _hand(page)
+    assert arranged != order and sorted(arranged) == sorted(order)
+    saved = page.evaluate("JSON.parse(localStorage.getItem('gin-offline-bea')).saved.order")
+    assert saved["cards"] == arranged
+
+    # Dragged onto the pile: discarded.
+    dropped = page.locator("#hand input[name=card]:enabled").first.get_attribute("value")
+    over_pile = page.locator("#pile .discard .card")
+    drag(page, page.locator(f'#hand li[data-code="{dropped}"]'), over_pile, touch)
+    expect(page.locator(f'#hand li[data-code="{dropped}"]')).to_have_count(0)
+    expect(page.locator("#hand li[data-code]")).to_have_count(10)
+
+    # The keyboard: Enter selects the focused card, D discards it.
+    _to_discard(page)
+    focused = page.locator("#hand input[name=card]:enabled").first
+    keyed = focused.get_attribute("value")
+    focused.focus()
+    page.keyboard.press("Enter")
+    expect(focused).to_be_checked()
+    page.keyboard.press("d")
+    expect(page.locator(f'#hand li[data-code="{keyed}"]')).to_have_count(0)
+    assert loads == [], f"the offline table loaded {len(loads)} times"
+
+
+@pytest.mark.timeout(300)
+def test_a_gin_offline_is_celebrated_as_online(context: BrowserContext, base: str) -> None:
+    page = _controlled(context, base)
+    _start(page)  # online once: Pyodide comes and is kept
+    context.set_offline(True)
+    page.evaluate(
+        "saved => { localStorage.setItem('gin-offline-bea', JSON.stringify(saved));"
+        " localStorage.setItem('lobby.sound', 'on'); }",
+        _gin_ready(),
+    )
+    page.reload()
+    loads = _loads(page)
+    page.get_by_role("button", name="Continue the saved match").click()
+    gin = page.locator("#actions button[value=gin]")
+    expect(gin).to_be_visible(timeout=ENGINE_MS)
+    card = page.locator("#hand input[data-gin]").first.get_attribute("value")
+    page.locator(f'#hand li[data-code="{card}"] label').click()
+    page.evaluate("window.ginSound.played.length = 0")
+    gin.click()
+    banner = page.locator("#result .celebration")
+    expect(banner).to_have_text("Gin!")
+    expect(banner).to_have_class("celebration gin")
+    assert "gin-pop" in page.evaluate(GIN_ANIMATIONS)
+    page.wait_for_function("window.ginSound.played.includes('gin')")
+    expect(page.locator("#offline-last-hand")).to_contain_text("You score")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    settle(page)
+    page.screenshot(path=str(SHOTS / "gin-en-360x740.png"))
+    assert loads == [], f"the offline table loaded {len(loads)} times"

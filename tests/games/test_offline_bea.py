@@ -14,6 +14,7 @@ from django.test import Client
 
 from games.offline import driver
 from games.offline.bundle import STAND_INS, bundle
+from games.table import orders
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
@@ -33,6 +34,16 @@ def test_it_sends_the_engine_and_the_ai_exactly_as_they_are_on_disk() -> None:
     assert django == set(STAND_INS)
 
 
+def _bea_answers(answer: dict) -> dict:
+    """Bea's moves one by one, as the page asks for them, until it is the player's turn."""
+    while True:
+        following = json.loads(driver.page_bea())
+        if not following["bea"]:
+            return answer
+        assert len(following["bea"]) == 1  # one move an answer, for the page to show each
+        answer = following
+
+
 def test_a_saved_match_comes_back_as_it_was() -> None:
     started = json.loads(driver.page_start("standard", 100, "hard", "s-7"))
     answer = started
@@ -41,6 +52,7 @@ def test_a_saved_match_comes_back_as_it_was() -> None:
         if view["phase"] in ("hand_over", "match_over"):
             break
         answer = json.loads(driver.page_play(json.dumps(view["legal_actions"][-1])))
+        answer = _bea_answers(answer)
     restored = json.loads(driver.page_restore(json.dumps(answer["saved"])))
     assert restored["view"] == answer["view"]
     assert restored["saved"] == answer["saved"]
@@ -80,3 +92,30 @@ def test_the_hint_speaks_the_readers_language_through_the_stand_in() -> None:
     namespace["use_catalog"](catalogs["de"])  # type: ignore[operator]
     assert namespace["pgettext"]("suit", "hearts") == "Herz"  # type: ignore[operator]
     assert namespace["gettext"]("not in the catalog") == "not in the catalog"  # type: ignore[operator]
+
+
+def test_the_hand_is_in_the_order_the_player_chose_by_the_online_tables_own_code() -> None:
+    answer = json.loads(driver.page_start("standard", 100, "easy", "s-9"))
+    view = answer["view"]
+    assert answer["table"]["sort"] == "melds"
+    assert answer["table"]["next_sort"] == "suit"
+    by_suit = json.loads(driver.page_arrange("suit", ""))
+    assert [c for c, _m, _g in by_suit["table"]["hand"]] == sorted(view["hand"], key=orders.by_suit)
+    assert by_suit["table"]["next_sort"] == "rank"
+    by_rank = json.loads(driver.page_arrange("rank", ""))
+    assert [c for c, _m, _g in by_rank["table"]["hand"]] == sorted(view["hand"], key=orders.by_rank)
+    # Dragged: that order, kept in what the browser saves, and restored with it.
+    dragged = list(reversed(view["hand"]))
+    moved = json.loads(driver.page_arrange("", " ".join(dragged)))
+    assert [c for c, _m, _g in moved["table"]["hand"]] == dragged
+    restored = json.loads(driver.page_restore(json.dumps(moved["saved"])))
+    assert [c for c, _m, _g in restored["table"]["hand"]] == dragged
+
+
+def test_a_wrong_sort_or_a_foreign_card_is_refused_and_changes_nothing() -> None:
+    before = json.loads(driver.page_start("standard", 100, "easy", "s-10"))
+    assert "refused" in json.loads(driver.page_arrange("colour", ""))
+    hand = before["view"]["hand"]
+    assert "refused" in json.loads(driver.page_arrange("", " ".join([*hand[:-1], "ZZ"])))
+    assert driver._current is not None
+    assert driver._current.saved() == before["saved"]
