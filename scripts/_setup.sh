@@ -46,6 +46,13 @@ else
     say "Dependencies up to date (pyproject.toml unchanged)"
 fi
 
+# DejaVu Sans sets the results card's picture (games/results_card/image.py); without it the
+# picture falls back on Pillow's own font, which has Latin letters only.
+if [[ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]] && [[ $(id -u) -eq 0 ]] \
+    && command -v apt-get >/dev/null; then
+    apt_install fonts-dejavu-core
+fi
+
 # Pyodide, for Bea offline: from the npm registry into static/vendor/pyodide/ (gitignored).
 "$ROOT/scripts/vendor_pyodide.sh" || say "Pyodide not installed: Bea offline is unavailable"
 
