@@ -424,6 +424,9 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 # the API tells apart by their prefix. An access token lasts an hour; the refresh token, rotated
 # at each use, until the player revokes the app. A refresh token used twice ends the whole
 # family (it leaked). A loopback redirect (http://127.0.0.1/...) may name any port (RFC 8252).
+# Which redirect URIs an app may have (https, a loopback, a phone app's private-use scheme) is
+# lobby.oauth.redirects, checked by register_app and the consent page; the toolkit's one list of
+# schemes below is what its admin form accepts.
 OAUTH2_PROVIDER = {
     "SCOPES": {"read": "read", "play": "play", "lobby": "lobby"},
     "DEFAULT_SCOPES": ["read"],
