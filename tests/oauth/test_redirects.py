@@ -5,6 +5,8 @@ browser is sent nowhere."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core.management.base import CommandError
 from django.test import Client
@@ -26,9 +28,10 @@ def alice_browser(alice) -> Client:  # type: ignore[no-untyped-def]
     return browser
 
 
-def _consent(browser: Client, client_id: str, redirect: str) -> object:
+def _consent(browser: Client, client_id: str, redirect: str) -> Any:
     _verifier, challenge = pkce()
-    return browser.get("/oauth/authorize/?" + authorize_query(client_id, challenge, "read", redirect))
+    query = authorize_query(client_id, challenge, "read", redirect)
+    return browser.get("/oauth/authorize/?" + query)
 
 
 def test_a_phone_app_gets_its_code_on_its_own_scheme(alice_browser):
