@@ -449,6 +449,11 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
     "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    # What the metadata (/.well-known/oauth-authorization-server) tells an app's OAuth library:
+    # the two grants an app uses, and no client secret (a public client sends its client_id).
+    # The toolkit's defaults name grants and secrets no app here has.
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none"],
 }
 # "http" redirect URIs stay allowed for the loopback callbacks of native apps and ginclient
 # (http://127.0.0.1:<port>/..., RFC 8252 §7.3, which RFC 9700 keeps); the toolkit warns of any.
