@@ -62,7 +62,7 @@ def _answer(refused: Refusal) -> HttpResponse:
     response = JsonResponse(refused.body, status=refused.status)
     for name, value in refused.headers.items():
         response[name] = value
-    if refused.status == 401:
+    if refused.status == 401 and "WWW-Authenticate" not in refused.headers:
         response["WWW-Authenticate"] = "Bearer"
     return response
 
@@ -96,8 +96,8 @@ def _unauthorized(request: HttpRequest, exc: AuthenticationError) -> HttpRespons
     response = error_response(
         401,
         "unauthorized",
-        "Sign in: send a personal API token as Authorization: Bearer <token> "
-        "(make one in Settings).",
+        "Sign in: send a token as Authorization: Bearer <token>, a personal API token "
+        "(make one in Settings) or an app's access token (docs/api.md, For app developers).",
     )
     response["WWW-Authenticate"] = "Bearer"
     return response

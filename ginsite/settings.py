@@ -424,6 +424,9 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 # the API tells apart by their prefix. An access token lasts an hour; the refresh token, rotated
 # at each use, until the player revokes the app. A refresh token used twice ends the whole
 # family (it leaked). A loopback redirect (http://127.0.0.1/...) may name any port (RFC 8252).
+# Which redirect URIs an app may have (https, a loopback, a phone app's private-use scheme) is
+# lobby.oauth.redirects, checked by register_app and the consent page; the toolkit's one list of
+# schemes below is what its admin form accepts.
 OAUTH2_PROVIDER = {
     "SCOPES": {"read": "read", "play": "play", "lobby": "lobby"},
     "DEFAULT_SCOPES": ["read"],
@@ -446,6 +449,11 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
     "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    # What the metadata (/.well-known/oauth-authorization-server) tells an app's OAuth library:
+    # the two grants an app uses, and no client secret (a public client sends its client_id).
+    # The toolkit's defaults name grants and secrets no app here has.
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none"],
 }
 # "http" redirect URIs stay allowed for the loopback callbacks of native apps and ginclient
 # (http://127.0.0.1:<port>/..., RFC 8252 §7.3, which RFC 9700 keeps); the toolkit warns of any.

@@ -161,7 +161,10 @@ def sign_out_elsewhere(request: HttpRequest) -> HttpResponse:
         return redirect(reverse("lobby:settings") + "#password-settings")
     messages.success(
         request,
-        _("You are signed out everywhere else. Your API tokens still work: revoke them below."),
+        _(
+            "You are signed out everywhere else, and every app you let in is signed out. Your "
+            "API tokens still work: revoke them below."
+        ),
     )
     return redirect("lobby:settings")
 

@@ -7,6 +7,33 @@ from typing import Any, Literal
 
 from ninja import Field, Schema
 
+from games.api.view_schema import CARD, CARDS, HAND_RESULT, obj, replacing
+
+# A logged action as a replay shows it: the mover's seat is beside it (``ReplayMove.seat``).
+LOGGED_ACTION = obj(
+    {
+        "type": {"type": "string"},
+        "source": {"type": "string", "enum": ["stock", "discard"], "description": "A draw's pile."},
+        "card": CARD,
+    },
+    optional=("source", "card"),
+)
+
+# The numbers and cards of a note, by its code (docs/api.md, Replays).
+NOTE_FIELDS: dict[str, Any] = {
+    "card": CARD,
+    "deadwood": {"type": "integer"},
+    "theirs": {"type": "integer", "description": "The opponent's deadwood."},
+    "points": {"type": "integer"},
+    "outcome": {"type": "string", "enum": ["knock", "undercut"]},
+    "meld": CARDS,
+    "run": {"type": "boolean"},
+}
+
+
+def _note_fields(schema: dict[str, Any]) -> None:
+    schema["properties"].update(NOTE_FIELDS)
+
 
 class ReplayPlayer(Schema):
     seat: int
@@ -19,14 +46,15 @@ class ReplayNote(Schema):
     ] = Field(description="What the note is about; its other fields are its numbers and cards.")
     text: str = Field(description="The note in words, beside its move (the mover is its subject).")
 
-    model_config = {"extra": "allow"}
+    model_config = {"extra": "allow", "json_schema_extra": _note_fields}
 
 
 class ReplayMove(Schema):
     index: int = Field(description="0 is the deal; n the position after the hand's n-th action.")
     seat: int | None = Field(description="Who moved; null for the deal.")
     action: dict[str, Any] | None = Field(
-        description="The action as the log holds it (`type`, `card`, `source`); null for the deal."
+        description="The action as the log holds it (`type`, `card`, `source`); null for the deal.",
+        json_schema_extra=replacing({"anyOf": [LOGGED_ACTION, {"type": "null"}]}),
     )
     text: str
     hands: list[list[str]] = Field(description="Both seats' cards after this move, face up.")
@@ -59,7 +87,10 @@ class ReplayOut(Schema):
     players: list[ReplayPlayer]
     dealer: int
     moves: list[ReplayMove]
-    result: dict[str, Any] = Field(description="The hand's end, as `last_hand` in the view.")
+    result: dict[str, Any] = Field(
+        description="The hand's end, as `last_hand` in the view.",
+        json_schema_extra=replacing(HAND_RESULT),
+    )
     scores: list[int] = Field(description="The match's scores once this hand was scored.")
     url: str = Field(description="The replay's page.")
     shuffle: RevealedShuffle | None = Field(

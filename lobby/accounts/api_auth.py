@@ -45,7 +45,11 @@ class TokenAuth(HttpBearer):
         found = tokens.authenticate_request(request, token)
         if found is None:
             raise ApiError(
-                401, "invalid_token", "That token is not valid (revoked, or never issued)."
+                401,
+                "invalid_token",
+                "That token is not valid (expired, revoked, or never issued). An app's access "
+                "token lasts an hour: get a new one with its refresh token.",
+                **{"WWW-Authenticate": 'Bearer error="invalid_token"'},
             )
         # Per player, not per token: all their tokens and their session share one limit.
         check_rate(found.user_id)

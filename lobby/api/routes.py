@@ -41,6 +41,7 @@ from lobby.api.schemas import (
 )
 from lobby.events import feeds as event_feeds
 from lobby.events import log as event_log
+from lobby.events import schema as event_schema
 from lobby.events.stream import event_lines
 from lobby.models import Challenge, Seek, ensure_profile
 from lobby.people import completion
@@ -327,7 +328,8 @@ def _credential(request: HttpRequest) -> tuple[str, Any]:
                     "many are online) at most every 5 seconds when that changed, and a "
                     "`keepalive` line every 10 seconds of quiet."
                 ),
-                "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+                # The schema of one line (each line is one JSON object).
+                "content": {"application/x-ndjson": {"schema": event_schema.STREAM_LINE}},
             }
         }
     },

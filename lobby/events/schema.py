@@ -78,6 +78,36 @@ MODERATION = obj(
 )
 
 
+KEEPALIVE = obj(
+    {
+        "type": {"const": "keepalive"},
+        "last_seq": {"type": "integer", "description": "The last event number sent."},
+    },
+    "After 10 seconds of quiet: the stream is alive.",
+)
+
+PRESENCE = obj(
+    {
+        "type": {"const": "presence"},
+        "online": {"type": "integer", "description": "How many players are in the lobby."},
+        "at": {"type": "string", "format": "date-time"},
+    },
+    "How many are online, when that changed (at most every 5 seconds; not with "
+    "`presence=false`). No `seq`: it is not stored.",
+)
+
+# One line of ``GET /events/stream`` (and one frame of ``/ws/events/``): the hello, an event
+# (as ``GET /events`` lists them), a keepalive or a presence line.
+STREAM_LINE = {
+    "oneOf": [
+        {"$ref": "#/components/schemas/Hello"},
+        {"$ref": "#/components/schemas/Event"},
+        KEEPALIVE,
+        PRESENCE,
+    ]
+}
+
+
 def inlined(model: Any) -> dict[str, Any]:
     """A pydantic model's JSON schema with its definitions put in place of its references."""
     schema = model.model_json_schema()

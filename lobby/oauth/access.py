@@ -117,6 +117,15 @@ def revoke(user: Any, application_id: int) -> bool:
     return bool(grants or refresh or access)
 
 
+def revoke_all(user: Any) -> bool:
+    """End every token and pending code ``user`` gave any app (signing out everywhere else);
+    False when no app held one. Their streams close as ``revoke``'s do."""
+    grants, _ = Grant.objects.filter(user=user).delete()
+    refresh, _ = RefreshToken.objects.filter(user=user).delete()
+    access, _ = AccessToken.objects.filter(user=user).delete()
+    return bool(grants or refresh or access)
+
+
 def _ended(sender: Any, instance: AccessToken, **kwargs: Any) -> None:
     # Revoked in Settings, by the app (/oauth/revoke_token/) or replaced by a refresh: the
     # sockets and streams opened with it close (4401), as a revoked personal token's do.

@@ -2,12 +2,13 @@
 
 Subscribers, connected in ``lobby.subscribers.connect``: a challenge sent to a player (said
 so when it comes from a player they follow), a rematch offered to them at the end of a match
-(``games.events.OFFERED``), and their turn in a correspondence match (``on_turn``, once per
-turn: the change that began it). The sweep every server process runs reminds the player to
-move when little of their time is left (``remind_due``, once per turn). Each notice is
-written in the recipient's language (their profile's, else the site's) and sent after the
-commit by ``lobby.webpush.delivery``, which also skips a player who has a page or stream open.
-A notice names players and rules, never a card.
+(``games.events.OFFERED``), their turn in a correspondence match (``on_turn``, once per
+turn: the change that began it), and a correspondence hand whose deal waits for their seed
+(once per wait, as ``/me/your-turn`` lists it). The sweep every server process runs reminds
+the player to move when little of their time is left (``remind_due``, once per turn). Each
+notice is written in the recipient's language (their profile's, else the site's) and sent
+after the commit by ``lobby.webpush.delivery``, which also skips a player who has a page or
+stream open. A notice names players and rules, never a card.
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games import events
+from games.engine import legal_actions
 from games.events import MatchChanged
 from games.labels import PRESET_NAMES
 from games.live import correspondence
 from games.models import Match, Offer, Seat
-from games.state_cache import load_state
+from games.state_cache import SEED_WAIT_SECONDS, load_state
 from lobby.broadcast import publish_to
 from lobby.models import Challenge, Follow, TurnReminder, display_name_of, ensure_profile
 from lobby.webpush.delivery import Notice, send
@@ -135,6 +137,52 @@ def on_turn(sender: Any, change: MatchChanged, match: Match | None = None, **kwa
         publish_to(change.players, ["turns"])
     if began and change.status == Match.Status.ACTIVE:
         _notify_turn(match, change.to_act, reminder=False)
+    if waits_for_seeds:
+        _notify_seed_wait(match)
+
+
+# A seed wait's notice is sent once per player and wait; the key outlives any wait.
+SEED_NOTICE_KEEP_SECONDS = 3600
+
+
+def _notify_seed_wait(match: Match) -> None:
+    """Tell each player whose seed the deal waits for, once per wait (the deal's ``deal_due``
+    names it): the other's seed, or the same change told again, sends nothing more. The
+    push service keeps it no longer than the wait; the table's "your turn" notice that
+    follows the deal replaces it on the device (the same tag)."""
+    due = match.deal_due
+    state = load_state(match)
+    seats = {s.number: s for s in Seat.objects.filter(match=match).select_related("user__profile")}
+    for number, seat in seats.items():
+        other = seats.get(1 - number)
+        if (
+            seat.user is None
+            or other is None
+            or {"type": "seed"} not in legal_actions(state, number)
+        ):
+            continue
+        once = f"lobby:seed-wait-notice:{match.pk}:{number}:{due.timestamp()}"
+        if not cache.add(once, 1, timeout=SEED_NOTICE_KEEP_SECONDS):
+            continue  # told already: no storm of pushes for one wait
+        with translation.override(_language(seat.user)):
+            values = {
+                "name": other.display_name,
+                "rules": PRESET_NAMES.get(match.rules["name"], match.rules["name"]),
+                "target": match.rules["target"],
+                "seconds": SEED_WAIT_SECONDS,
+            }
+            notice = Notice(
+                title=_("The deal against %(name)s waits for your seed") % values,
+                body=_(
+                    "%(rules)s to %(target)s: open the table to send it. Without it, the hand "
+                    "is dealt in %(seconds)s seconds."
+                )
+                % values,
+                url=reverse("games:table", args=[match.public_id]),
+                tag=f"turn-{match.public_id}",
+                ttl=max(0, int((due - timezone.now()).total_seconds())),
+            )
+        send(seat.user_id, notice)
 
 
 def _notify_turn(match: Match, seat: Any, *, reminder: bool) -> bool:

@@ -1,7 +1,8 @@
 """A new password, "Sign out everywhere else" and the end of an account close every other
 browser's sockets and streams (4401): a browser signed out that way kept receiving the
 player's hand on its table socket (issue 28). API tokens survive a new password, as Settings
-says, and "Revoke all tokens" ends them and their streams."""
+says, and "Revoke all tokens" ends them and their streams. (Apps signed in with OAuth are
+signed out everywhere else too: tests/oauth/test_sign_out_everywhere.py.)"""
 
 from __future__ import annotations
 
@@ -108,7 +109,7 @@ async def test_signing_out_everywhere_else_does_the_same(
     assert done.status_code == 302
     await _assert_signed_out_there(elsewhere)
     page = (await sync_to_async(here.get)("/settings/")).content.decode()
-    assert "You are signed out everywhere else." in page
+    assert "You are signed out everywhere else, and every app you let in is signed out." in page
     assert not await _closes_within(elsewhere.bot, 0.5)
     # The password is still the same one: another browser signs in with it.
     again = Client()

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _two_events(user) -> None:
     for _n in range(2):
-        event_log.record(user.pk, "presence", {"online": []})
+        event_log.record(user.pk, "match", {"match": "m", "version": 0, "status": "active"})
 
 
 def test_polling_past_the_last_event_is_refused(alice, alice_api: Api):

@@ -52,6 +52,32 @@ def test_it_lets_a_lobby_scope_follow(alice_browser, app_id, bob):
     assert [f["username"] for f in body(app.get("/me/friends"))] == ["bob"]
 
 
+def test_an_expired_access_token_says_to_refresh_and_the_refresh_works(alice_browser, app_id):
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from oauth2_provider.models import AccessToken
+
+    tokens = grant(alice_browser, app_id, "read")
+    AccessToken.objects.update(expires=timezone.now() - timedelta(seconds=1))
+    expired = Api(tokens["access_token"]).get("/me")
+    assert expired.status_code == 401 and body(expired)["code"] == "invalid_token"
+    assert expired["WWW-Authenticate"] == 'Bearer error="invalid_token"'
+    assert "refresh token" in body(expired)["message"]
+    renewed = _refresh(tokens["refresh_token"], app_id)
+    assert renewed.status_code == 200
+    assert Api(renewed.json()["access_token"]).get("/me").status_code == 200
+
+
+def test_the_token_endpoint_takes_a_form_not_json(alice_browser, app_id):
+    tokens = grant(alice_browser, app_id, "read")
+    form = {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]}
+    as_json = Client().post("/oauth/token/", {**form, "client_id": app_id}, "application/json")
+    assert as_json.status_code == 400 and as_json.json()["error"] == "unsupported_grant_type"
+    # Nothing was used up: the same refresh token, form-encoded, works.
+    assert _refresh(tokens["refresh_token"], app_id).status_code == 200
+
+
 def test_it_refreshes_and_the_old_token_stops(alice_browser, app_id):
     first = grant(alice_browser, app_id, "read")
     refreshed = _refresh(first["refresh_token"], app_id)
@@ -187,5 +213,8 @@ def test_it_publishes_where_its_endpoints_are(db):
     assert meta["revocation_endpoint"].endswith("/oauth/revoke/")
     assert meta["code_challenge_methods_supported"] == ["S256"]
     assert {"read", "play", "lobby"} <= set(meta["scopes_supported"])
-    assert "implicit" not in meta["grant_types_supported"]
-    assert "password" not in meta["grant_types_supported"]
+    # Only what an app can use: an OAuth library that reads this never tries another grant,
+    # nor a client secret (every app is a public client).
+    assert meta["grant_types_supported"] == ["authorization_code", "refresh_token"]
+    assert meta["token_endpoint_auth_methods_supported"] == ["none"]
+    assert meta["revocation_endpoint_auth_methods_supported"] == ["none"]

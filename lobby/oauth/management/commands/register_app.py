@@ -5,7 +5,9 @@ Staff register apps on the command line (or in the admin, under "Django OAuth To
 developers themselves: the consent page shows the app's name to players, so a name is taken
 by someone the site trusts, and a public client has no secret to hand over, only the client id
 printed here. Every app is a public client (no secret; PKCE proves it is the same app at both
-ends) with the authorization code grant.
+ends) with the authorization code grant. Its redirect URIs follow RFC 8252
+(``lobby.oauth.redirects``): https, http to a loopback address, or a private-use scheme such as
+``com.example.gin:/oauth/callback`` for a phone app.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from oauth2_provider.models import Application
+
+from lobby.oauth import redirects
 
 
 class Command(BaseCommand):
@@ -27,8 +31,9 @@ class Command(BaseCommand):
             action="append",
             required=True,
             dest="redirect_uris",
-            help="Where the player's browser returns with the code (repeat for several). "
-            "http://127.0.0.1/callback accepts any port (RFC 8252 loopback).",
+            help="Where the player's browser returns with the code (repeat for several): "
+            "https://..., http://127.0.0.1/callback (any port: RFC 8252 loopback), or a phone "
+            "app's private-use scheme, com.example.gin:/oauth/callback (RFC 8252 7.1).",
         )
         parser.add_argument(
             "--client-id",
@@ -46,6 +51,9 @@ class Command(BaseCommand):
         name = name.strip()
         if not name:
             raise CommandError("Give the app a name.")
+        for uri in redirect_uris:
+            if (wrong := redirects.problem(uri)) is not None:
+                raise CommandError(f"{uri}: {wrong}.")
         if Application.objects.filter(name=name).exists():
             raise CommandError(f"An app named {name!r} is registered already.")
         app = Application(
@@ -61,7 +69,11 @@ class Command(BaseCommand):
                 raise CommandError(f"The client id {client_id!r} is taken.")
             app.client_id = client_id
         try:
-            app.full_clean(exclude=["client_secret", "user"])
+            # Not full_clean: the toolkit's clean() knows only ALLOWED_REDIRECT_URI_SCHEMES,
+            # one list for every app, and would refuse a phone app's own scheme; the URIs
+            # were checked above, and the other fields are set here.
+            app.clean_fields(exclude=["client_secret", "user"])
+            app.validate_unique()
         except ValidationError as wrong:
             raise CommandError("; ".join(wrong.messages)) from wrong
         app.save()
