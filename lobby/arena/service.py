@@ -48,6 +48,7 @@ from lobby.ratings.results import played_enough
 from lobby.services.pairing import new_match, withdraw_elsewhere
 
 from . import points as scoring
+from . import schedule
 from .models import Arena, ArenaMatch, ArenaPlayer
 from .push import arena_changed
 
@@ -546,10 +547,13 @@ def started_now(now: datetime | None = None) -> list[Arena]:
 
 
 def sweep(now: datetime | None = None) -> None:
-    """Every worker's sweep (``games.outbox.Sweeper``): tell the arenas that start, pair the
+    """Every worker's sweep (``games.outbox.Sweeper``): make the site's schedule a day ahead
+    (``schedule``, once a minute), tell the arenas that start, pair the
     running ones' free players, and close those whose end has come and whose last match was
     counted."""
     clock = now
+    if now is None:
+        schedule.make_scheduled()
     now = now or timezone.now()
     started_now(now)
     free = ArenaPlayer.objects.filter(free_since__isnull=False, paused=False, removed=False)
