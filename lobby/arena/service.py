@@ -189,8 +189,15 @@ def _rating(user_id: int, preset: str) -> float:
 
 
 def _playing(arena: Arena, user_id: int) -> bool:
+    return playing_now(arena, user_id) is not None
+
+
+def playing_now(arena: Arena, user_id: int) -> Match | None:
+    """The player's match in this arena still being played, if any."""
     running = ArenaMatch.objects.filter(arena=arena, counted_at__isnull=True)
-    return running.filter(Q(first_id=user_id) | Q(second_id=user_id)).exists()
+    found = running.filter(Q(first_id=user_id) | Q(second_id=user_id)).select_related("match")
+    played = found.first()
+    return played.match if played is not None else None
 
 
 # --- Standings ----------------------------------------------------------------------------------
