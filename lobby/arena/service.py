@@ -24,11 +24,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.models import Match
@@ -46,6 +48,8 @@ from lobby.ratings.glicko import START_RATING
 from lobby.ratings.models import Rating
 from lobby.ratings.results import played_enough
 from lobby.services.pairing import new_match, withdraw_elsewhere
+from lobby.webpush.delivery import Notice
+from lobby.webpush.delivery import send as send_push
 
 from . import points as scoring
 from . import schedule
@@ -544,13 +548,33 @@ def started_now(now: datetime | None = None) -> list[Arena]:
         if not Arena.objects.filter(pk=arena.pk, announced_at=None).update(announced_at=now):
             continue
         with transaction.atomic():
-            players = list(counted_players(arena).values_list("user_id", flat=True))
+            players = list(counted_players(arena).select_related("user__profile"))
             event_log.record_all(
-                [event_log.Entry(u, "arena", arena_event(arena, "started")) for u in players]
+                [
+                    event_log.Entry(p.user_id, "arena", arena_event(arena, "started"))
+                    for p in players
+                ]
             )
+            for player in players:
+                _push_start(arena, player.user)
             arena_changed(arena)
         told.append(arena)
     return told
+
+
+def _push_start(arena: Arena, user: Any) -> None:
+    """A device of a player who joined in advance hears that the arena started (Web Push, in
+    their language; skipped while a page of theirs is open)."""
+    language = getattr(user.profile, "language", "") or settings.LANGUAGE_CODE
+    with translation.override(language):
+        notice = Notice(
+            title=_("The arena starts: %(name)s") % {"name": schedule.title(arena)},
+            body=_("You are paired as soon as someone is free."),
+            url=reverse("arena:page", args=[arena.public_id]),
+            tag=f"arena-{arena.public_id}",
+            ttl=300,
+        )
+    send_push(user.pk, notice)
 
 
 def sweep(now: datetime | None = None) -> None:
