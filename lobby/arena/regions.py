@@ -35,6 +35,7 @@ def context(arena: Arena, user: Any, **extra: Any) -> dict[str, Any]:
         "podium": board[:3] if phase == service.OVER else [],
         "place": place,
         "my_standing": mine,
+        "playing": service.playing_now(arena, place.user_id) if place is not None else None,
         "signed_in": bool(getattr(user, "is_authenticated", False)),
         **extra,
     }
