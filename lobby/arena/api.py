@@ -6,13 +6,14 @@ event stream; when an arena they joined starts or is over, an "arena" event."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Field, Router, Schema, Status
+from pydantic import BeforeValidator
 
-from ginsite.lib.apikit import ERRORS, Body, Error, Preset, user_of
+from ginsite.lib.apikit import ERRORS, Body, Error, Preset, Target, user_of
 from lobby.api.schemas import Person
 
 from . import schedule, service
@@ -65,12 +66,24 @@ class ArenaDetail(ArenaOut):
     standings: list[StandingOut] = Field(description="The first 100 places.")
 
 
+def _whole(value: Any) -> Any:
+    """JSON's 30.0 is the integer 30 (as JSON Schema says); 30.5, "30" and true are not."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+# Something besides blanks (as the site reads blanks: Python's, which JSON Schema's \s lacks
+# a few of) and no NUL.
+NAME_PATTERN = r"^[^\x00]*[^\s\x00\x1c-\x1f\x85][^\x00]*$"
+
+
 class ArenaIn(Body):
-    name: str = Field(min_length=1, max_length=schedule.NAME_MAX)
+    name: str = Field(max_length=schedule.NAME_MAX, pattern=NAME_PATTERN)
     preset: Preset = "standard"
-    target: Literal[50, 100] = 50
-    minutes: Literal[20, 30, 45, 60, 90] = 30
-    starts_in: int = Field(5, ge=0, le=7 * 24 * 60, description="Minutes from now.")
+    target: Target = 50
+    minutes: Annotated[Literal[20, 30, 45, 60, 90], BeforeValidator(_whole)] = 30
+    starts_in: Annotated[int, BeforeValidator(_whole)] = Field(
+        5, ge=0, le=7 * 24 * 60, description="Minutes from now."
+    )
     rated: bool = False
     allow_bots: bool = False
 

@@ -59,7 +59,8 @@ def test_a_private_arena_and_its_refusals(alice_api: Api) -> None:
     for bad in (
         {"name": "", "minutes": 20},
         {"name": "Club", "minutes": 25},
-        {"name": "Club", "minutes": 20, "target": 250},
+        {"name": "Club", "minutes": 20, "target": 75},
+        {"name": "   ", "minutes": 20},
         {"name": "Club", "minutes": 20, "starts_in": -1},
         {"name": "Club", "minutes": 20, "extra": 1},
     ):
