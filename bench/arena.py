@@ -7,7 +7,7 @@ opens ``--viewers`` arena pages' sockets (``/ws/arena/ID/``, as a browser on the
 player is ``ginclient``'s bot (``ginclient.bot.Bot.arena`` with the random bot, which thinks
 ``--think`` seconds a move), in a thread of its own, spread over the workers: it opens its
 event stream, joins the arena through the API and plays every match the arena pairs it into
-until the arena is over.
+until the arena is over. The bots arrive ``--arrive-every`` seconds apart.
 
 It reports, from the database (``bench.arena_check``): the time from a match's end to its
 players' next pairing (p50/p95; the goal is 2 s at p95), players seated twice at once, and
@@ -135,8 +135,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for i, (_name, token) in enumerate(credentials)
         ]
         say(f"{len(threads)} bots join arena {arena_id} for {args.minutes} minutes")
+        # Players arrive over a few seconds, as they do at an arena's start (all 300 event
+        # streams opened in the same instant wait for the database pool: bench.pool opens its
+        # sockets a few at a time for the same reason).
         for thread in threads:
             thread.start()
+            await asyncio.sleep(args.arrive_every)
         deadline = begun + args.minutes * 60 + GRACE_SECONDS
         while any(t.is_alive() for t in threads) and time.time() < deadline:
             await asyncio.sleep(5)
@@ -252,6 +256,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--viewers", type=int, default=20, help="open arena pages")
     parser.add_argument("--minutes", type=int, default=3, help="the arena's length")
     parser.add_argument("--think", type=float, default=0.5, help="seconds a bot thinks a move")
+    parser.add_argument(
+        "--arrive-every", type=float, default=0.05, help="seconds between two bots' arrivals"
+    )
     parser.add_argument("--config", default="pg2", choices=sorted(CONFIGS))
     parser.add_argument("--json", action="store_true", help="also print a JSON summary")
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
