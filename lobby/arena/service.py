@@ -259,8 +259,19 @@ def standings(arena: Arena, limit: int | None = None) -> list[Standing]:
     ]
 
 
+# The table says each player's place beside their name (``hooks.table_links``), and a table
+# renders at every move of its match: the places are read once a second per arena, not per move.
+RANKS_KEPT_SECONDS = 1
+
+
 def rank_of(arena: Arena, user_id: int) -> int | None:
-    return next((s.rank for s in standings(arena) if s.player.user_id == user_id), None)
+    """The player's place now (a second old at most); None while their points do not count."""
+    key = f"arena:ranks:{arena.pk}"
+    ranks = cache.get(key)
+    if ranks is None:
+        ranks = {s.player.user_id: s.rank for s in standings(arena)}
+        cache.set(key, ranks, timeout=RANKS_KEPT_SECONDS)
+    return ranks.get(user_id)
 
 
 def running_matches(arena: Arena) -> list[ArenaMatch]:
@@ -272,17 +283,18 @@ def running_matches(arena: Arena) -> list[ArenaMatch]:
 # --- Pairing ------------------------------------------------------------------------------------
 
 
-def pair(arena: Arena, now: datetime | None = None) -> list[Match]:
+def pair(arena: Arena, now: datetime | None = None, *, wake: bool = True) -> list[Match]:
     """One pairing pass over the arena's free players: the matches started. One pass per arena
     at a time on every worker (a cache lock); a pass that finds one running leaves its players
-    to it and to the sweep it wakes."""
+    to it and (``wake``) to the sweep it wakes (the sweep itself goes on at its next tick)."""
     now = now or timezone.now()
     if phase(arena, now) != RUNNING:
         return []
     started: list[Match] = []
     with _one_pass(arena) as mine:
         if not mine:
-            _wake_sweep()
+            if wake:
+                _wake_sweep()
             return []
         for _round in range(5):
             pairs = _read(arena, now).pairs()
@@ -590,6 +602,6 @@ def sweep(now: datetime | None = None) -> None:
     free = ArenaPlayer.objects.filter(free_since__isnull=False, paused=False, removed=False)
     running = Arena.objects.filter(starts_at__lte=now, ends_at__gt=now, finished_at=None)
     for arena in running.filter(pk__in=free.values("arena_id")):
-        pair(arena, clock)
+        pair(arena, clock, wake=False)
     for arena in Arena.objects.filter(ends_at__lte=now, finished_at=None):
         finish(arena, now)
