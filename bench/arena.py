@@ -152,6 +152,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             )
         ended = time.time()
         cpu = meter.end()
+        errors = list(errors)  # before the servers stop under the bots still playing
         stop.set()
         await asyncio.gather(*watching)
         checked = json.loads(await run_quiet([*check, "check", arena_id], env))

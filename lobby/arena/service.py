@@ -384,8 +384,14 @@ def _seat(arena: Arena, pairs: list[tuple[PoolEntry, PoolEntry]], now: datetime)
             match = new_match(
                 users[a.user_id], users[b.user_id], arena.preset, arena.target, rated=arena.rated
             )
+            # Seated now (the pass's ``now`` is when it read the free players, and a match may
+            # have been counted since).
             ArenaMatch.objects.create(
-                arena=arena, match=match, first_id=a.user_id, second_id=b.user_id, started_at=now
+                arena=arena,
+                match=match,
+                first_id=a.user_id,
+                second_id=b.user_id,
+                started_at=timezone.now(),
             )
             for me, other in ((a, b), (b, a)):
                 row = rows[me.pk]
