@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.cache import cache
 from django.utils import translation
 from django.utils.html import format_html
 
@@ -23,11 +24,13 @@ from ginsite.lib.sockets import SiteConsumerMixin
 from lobby.broadcast import user_group
 from lobby.consumers import _scope_request
 
-from . import regions
+from . import regions, service
 from .models import Arena
 from .push import group_name
 
 PUSH_EVERY_SECONDS = 1.0
+# A shared render is kept this long (a stamp names one change: older ones are never asked for).
+SHARED_RENDER_SECONDS = 30
 
 
 class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
@@ -35,6 +38,7 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     flusher: asyncio.Task[None] | None = None
     pushed_at = 0.0
     pending = False
+    stamp = ""
 
     async def connect(self) -> None:
         public_id = str(self.scope["url_route"]["kwargs"].get("public_id", ""))[:24]
@@ -64,6 +68,7 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         """The page sends nothing that changes anything: ignored."""
 
     async def arena_changed(self, event: dict[str, Any]) -> None:
+        self.stamp = str(event.get("stamp", ""))
         self.pending = True
         if self.flusher is None or self.flusher.done():
             self.flusher = self.start_task(self._push_pending())
@@ -96,6 +101,20 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         return chosen or translation.get_language_from_request(_scope_request(self.scope))
 
     def _render(self) -> str:
+        assert self.arena is not None
+        signed_in = bool(self.user is not None and self.user.is_authenticated)
+        if self.stamp and not (signed_in and service.place_of(self.user, self.arena)):
+            # The same regions for every reader without a place, in one language: rendered
+            # once per change (its stamp) and language, whichever page gets there first.
+            key = f"arena:html:{self.arena.pk}:{self.stamp}:{self.language}:{int(signed_in)}"
+            html = cache.get(key)
+            if html is None:
+                html = self._render_now()
+                cache.set(key, html, timeout=SHARED_RENDER_SECONDS)
+            return str(html)
+        return self._render_now()
+
+    def _render_now(self) -> str:
         assert self.arena is not None
         self.arena.refresh_from_db()
         with translation.override(self.language):
