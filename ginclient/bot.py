@@ -164,6 +164,49 @@ class Bot:
             "allow_bots": allow_bots,
         }
 
+    # --- An arena --------------------------------------------------------------------------------
+
+    def arena(self, arena_id: str) -> None:
+        """Join the arena (or come back to it) and play every match it pairs us into, until
+        it is over or ``games`` matches are (the arena pairs us again after each match by
+        itself; a "paired" event naming it says into which match)."""
+        events = self.client.stream()
+        next(events)  # the hello line: a "paired" event cannot come before we listen
+        joined = self.client.post(f"/arenas/{arena_id}/join")
+        self.say(f"joined {joined['name']}: {joined['phase']}, {joined['players']} players")
+        match_id = (joined.get("me") or {}).get("playing")
+        while not self.done():
+            if match_id is None:
+                match_id = self._next_arena_match(events, arena_id)
+                if match_id is None:
+                    break  # the arena is over
+            match = self.client.get(f"/matches/{match_id}")
+            while match["status"] == "active":
+                match = self.play(match)
+                if match["status"] == "active" and not match["view"].get("legal_actions"):
+                    match = self._after_change(events, match)
+            self._note_end(match)
+            match_id = None
+        mine = (self.client.get(f"/arenas/{arena_id}").get("me")) or {}
+        self.say(f"arena: place {mine.get('rank')}, {mine.get('points')} points")
+
+    def _next_arena_match(self, events: Iterator[dict[str, Any]], arena_id: str) -> str | None:
+        """The match of the next "paired" event of this arena, or None once it is over."""
+        for item in events:
+            data = item.get("data") or {}
+            if item.get("type") == "paired" and data.get("arena") == arena_id:
+                self.say(f"paired with {data['opponent']['display_name']}: match {data['match']}")
+                return str(data["match"])
+            if item.get("type") == "arena" and data.get("arena") == arena_id:
+                if data.get("event") == "finished":
+                    return None
+            elif item.get("type") == "keepalive" and self._arena_done(arena_id):
+                return None  # time is up while we waited: nobody pairs us any more
+        return None
+
+    def _arena_done(self, arena_id: str) -> bool:
+        return self.client.get(f"/arenas/{arena_id}")["phase"] in ("ending", "over")
+
     # --- In the lobby ---------------------------------------------------------------------------
 
     def _post_seek(self) -> None:

@@ -100,6 +100,10 @@ def _parser() -> argparse.ArgumentParser:
         "pair", help="wait in the pool for an opponent near your rating, then play", parents=[rules]
     )
     pair.add_argument("--allow-bots", action="store_true", help="bots may be paired with you")
+    arena = commands.add_parser(
+        "arena", help="an arena's standings (with --bot: join it and play it)"
+    )
+    arena.add_argument("arena", nargs="?", help="the arena's id (none: list the arenas)")
     commands.add_parser("seeks", help="open seeks in the lobby")
     commands.add_parser("seek", help="post a seek", parents=[rules])
     take = commands.add_parser("take", help="accept a seek")
@@ -199,6 +203,8 @@ def _run_bot(client: Client, args: argparse.Namespace, out: Callable[[str], None
         bot.against_bea(args.bea)
     elif args.command == "pair":
         bot.pool(rated=args.rated, allow_bots=args.allow_bots)
+    elif args.command == "arena" and args.arena:
+        bot.arena(args.arena)
     else:
         bot.lobby()
     out(f"Done: {len(bot.finished)} matches.")
@@ -395,6 +401,20 @@ def _pair(client: Client, args: argparse.Namespace, out: Out) -> int:
     return play_match(client, join_pool(client, events, out, body), out, input)
 
 
+def _arena(client: Client, args: argparse.Namespace, out: Out) -> int:
+    """The site's arenas, or one arena's standings."""
+    if not args.arena:
+        for item in client.get("/arenas"):
+            out(f"{item['id']}  {item['name']}  {item['phase']}, {item['seconds_left']} s left")
+        return 0
+    arena = client.get(f"/arenas/{args.arena}")
+    out(f"{arena['name']}: {arena['phase']}, {arena['players']} players")
+    for row in arena["standings"]:
+        playing = "  playing" if row["playing"] else ""
+        out(f"{row['rank']:>3}. {row['player']['display_name']}  {row['points']}{playing}")
+    return 0
+
+
 def _finished_hands(client: Client, args: argparse.Namespace, out: Out) -> list[int]:
     if args.hand is not None:
         return [args.hand]
@@ -507,6 +527,7 @@ COMMANDS: dict[str, Callable[[Client, argparse.Namespace, Out], int]] = {
     "play": _play,
     "bea": _bea,
     "pair": _pair,
+    "arena": _arena,
     "replay": _replay,
     "verify": _verify,
 }

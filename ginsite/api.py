@@ -30,6 +30,7 @@ from ginsite.lib.apikit import (
 from ginsite.lib.refusals import Refused
 from lobby.accounts.api_auth import SessionAuth, TokenAuth
 from lobby.api.routes import router as lobby_router
+from lobby.arena.api import router as arena_router
 from lobby.moderation.api import router as moderation_router
 from lobby.people.api import router as players_router
 from lobby.pool.api import router as pool_router
@@ -126,3 +127,4 @@ api.add_router("", messages_router)
 api.add_router("", ratings_router)
 api.add_router("", pool_router)
 api.add_router("", moderation_router)
+api.add_router("", arena_router)

@@ -27,6 +27,7 @@ from ginsite.lib.after_commit import remember_server_loop  # noqa: E402
 from ginsite.lib.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
 from ginsite.lib.socket_auth import AuthMiddlewareStack  # noqa: E402
 from ginsite.serving.lanes import LanedASGIHandler  # noqa: E402
+from lobby.arena.service import sweep as arena_sweep  # noqa: E402
 from lobby.events.socket import EventsConsumer  # noqa: E402
 from lobby.pool.service import pair_waiting, tell_widened  # noqa: E402
 from lobby.webpush.notifications import remind_due  # noqa: E402
@@ -79,6 +80,8 @@ if settings.OUTBOX_SWEEP:
     # Correspondence: remind the player to move when little of their time is left (at most
     # once a minute across workers, once per turn).
     sweeper.jobs.append(remind_due)
+    # Arenas: the site's schedule, the starts, the pairing of free players, the ends.
+    sweeper.jobs.append(arena_sweep)
     sweeper.start()
 
 # A server process lives long, and what its imports built (143,000 objects) lives as long: the

@@ -156,6 +156,8 @@ INSTALLED_APPS = [
     "lobby.moderation",
     # Bea while you wait in the pool (docs/playnow.md): label "playnow".
     "lobby.playnow",
+    # Arenas, tournaments with a start time (docs/arenas.md): label "arena".
+    "lobby.arena",
     # Apps that sign a player in (OAuth 2.0 with PKCE): the toolkit's models and endpoints,
     # and the room that puts them to use (lobby/oauth: consent page, Settings, register_app).
     "oauth2_provider",

@@ -47,6 +47,7 @@ urlpatterns = [
     path("", include("lobby.urls")),
     path("", include("lobby.moderation.urls")),
     path("", include("lobby.playnow.urls")),
+    path("", include("lobby.arena.urls")),
     # Apps signing players in: the consent page and the token endpoints (lobby/oauth).
     path("", include("lobby.oauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -2,8 +2,10 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
+from lobby.arena.consumers import ArenaConsumer
 from lobby.consumers import LobbyConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/arena/<str:public_id>/", ArenaConsumer.as_asgi()),
 ]

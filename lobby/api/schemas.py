@@ -215,15 +215,18 @@ class Hello(Schema):
 
 
 class Event(Schema):
-    type: Literal["challenge", "match", "message", "rating", "paired", "moderation"] = Field(
-        description="`challenge`: a challenge to or from you was sent or answered (`data`: "
-        "the challenge). `match`: one of your matches started or changed (`data`: `match`, "
-        "`version`, `status`, `seat`, `view`, `superseded`). "
-        "`message`: a quick message in one of your matches (`data`: `match`, "
-        "`seat`, `from`, `message` id, `mine`). `rating`: your rating changed after a rated "
-        "match (see Ratings in docs/api.md). `paired`: the pool paired you (see Quick "
-        "pairing). `moderation`: a moderator's sanction of you, given or lifted (`data`: "
-        "`id`, `kind`, `topic`, `lifted`, `message`; see docs/moderation.md)."
+    type: Literal["challenge", "match", "message", "rating", "paired", "moderation", "arena"] = (
+        Field(
+            description="`challenge`: a challenge to or from you was sent or answered (`data`: "
+            "the challenge). `match`: one of your matches started or changed (`data`: `match`, "
+            "`version`, `status`, `seat`, `view`, `superseded`). "
+            "`message`: a quick message in one of your matches (`data`: `match`, "
+            "`seat`, `from`, `message` id, `mine`). `rating`: your rating changed after a rated "
+            "match (see Ratings in docs/api.md). `paired`: the pool or an arena paired you (see "
+            "Quick pairing, Arenas). `moderation`: a moderator's sanction of you, given or lifted "
+            "(`data`: `id`, `kind`, `topic`, `lifted`, `message`; see docs/moderation.md). "
+            "`arena`: an arena you joined started or is over (see Arenas)."
+        )
     )
     seq: int
     at: datetime

@@ -51,8 +51,22 @@ PAIRED = obj(
         "rated": {"type": "boolean"},
         "days_per_move": nullable({"type": "integer"}),
         "opponent": PERSON,
+        "arena": {"type": "string", "description": "The arena that paired you, if one did."},
     },
-    "`paired`: quick pairing seated you.",
+    "`paired`: quick pairing or an arena seated you.",
+    optional=("arena",),
+)
+
+ARENA = obj(
+    {
+        "arena": {"type": "string"},
+        "name": {"type": "string"},
+        "event": {"type": "string", "enum": ["started", "finished"]},
+        "starts_at": {"type": "string", "format": "date-time"},
+        "ends_at": {"type": "string", "format": "date-time"},
+        "rank": nullable({"type": "integer"}),
+    },
+    "`arena`: an arena you joined started, or is over (`rank`: your final place).",
 )
 
 MESSAGE = obj(
@@ -132,4 +146,4 @@ def data(challenge: dict[str, Any]) -> dict[str, Any]:
         "description": "`challenge`: a challenge to or from you, as `GET /challenges/{id}` "
         "shows it.",
     }
-    return {"anyOf": [MATCH, RATING, PAIRED, MESSAGE, MODERATION, described]}
+    return {"anyOf": [MATCH, RATING, PAIRED, MESSAGE, MODERATION, ARENA, described]}

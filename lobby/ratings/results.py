@@ -88,7 +88,7 @@ def settle(match_id: int) -> str | None:
     now = timezone.now()
     if match.status == Match.Status.RESTARTED:
         outcome = RatedMatch.Outcome.RESTARTED
-    elif len(users) != 2 or not _played_enough(match_id):
+    elif len(users) != 2 or not played_enough(match_id):
         outcome = RatedMatch.Outcome.ABORTED
         _count_abort(match, seats)
     elif _rated_between(users[0], users[1], now) >= DAILY_CAP:
@@ -137,7 +137,7 @@ def _standing(row: Rating) -> dict[str, Any]:
     }
 
 
-def _played_enough(match_id: int) -> bool:
+def played_enough(match_id: int) -> bool:
     """The first hand is over (played out, not resigned: a hand record), and both players
     made MOVES_TO_RATE moves."""
     return HandRecord.objects.filter(match_id=match_id).exists() and _both_played(match_id)

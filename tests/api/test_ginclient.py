@@ -339,3 +339,38 @@ def test_ginclient_pair_joins_the_pool_and_plays_whoever_it_is_paired_with(serve
     assert "waiting for an opponent: classic to 250, rated" in said
     assert f"paired with alice: match {paired['match']}" in said
     assert said[-1] == "Done: 1 matches."
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(180)
+def test_ginclient_arena_joins_an_arena_and_plays_its_pairings(server: str, alice, bob):
+    from tests.lobby.arena_helpers import arena
+
+    made = arena(target=50)
+    said: list[str] = []
+    argv = ["--server", server, "--token", token_for(bob), "--bot"]
+    argv += ["ginclient.bots.random_bot:choose", "--games", "1", "arena", made.public_id]
+    codes: list[int] = []
+    thread = threading.Thread(target=lambda: codes.append(main(argv, out=said.append)), daemon=True)
+    thread.start()
+    bob_client = Client(server, token_for(bob))
+    deadline = time.monotonic() + DEADLINE
+    while bob_client.get(f"/arenas/{made.public_id}")["players"] < 1:
+        assert time.monotonic() < deadline, f"the bot never joined the arena: {said}"
+        time.sleep(0.1)
+    alice_client = Client(server, token_for(alice))
+    joined = alice_client.post(f"/arenas/{made.public_id}/join")
+    match = alice_client.get(f"/matches/{joined['me']['playing']}")
+    while match["status"] == "active":
+        try:
+            path = f"/matches/{match['id']}/resign"
+            match = alice_client.post(path, {"version": match["version"]})
+        except ApiError as refused:  # the bot moved since alice last read the match
+            assert refused.status == 409
+            match = alice_client.get(f"/matches/{match['id']}")
+    thread.join(timeout=60)
+    assert codes == [0], said
+    assert said[0].startswith("joined Standard to 50, 30-minute arena: running")
+    assert any(match["id"] in line for line in said)
+    assert said[-2].startswith("arena: place ")
+    assert said[-1] == "Done: 1 matches."

@@ -8,14 +8,15 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils import timezone
 
+from lobby.arena import service as arenas
 from lobby.broadcast import publish, publish_to
 from lobby.events import feeds as event_feeds
 from lobby.models import Challenge, PoolEntry, Seek
 
 
 def offers(user_id: int, *, rated_only: bool) -> int:
-    """Withdraw the player's open challenges, seeks and pool places (only the rated ones with
-    ``rated_only``): how many there were."""
+    """Withdraw the player's open challenges, seeks, pool places and arena places (only the
+    rated ones with ``rated_only``): how many there were."""
     now = timezone.now()
     rated = Q(rated=True) if rated_only else Q()
     challenges = (
@@ -36,4 +37,7 @@ def offers(user_id: int, *, rated_only: bool) -> int:
     if places:
         publish_to([user_id], ["pool"])
         publish(["pool"])
-    return challenges + seeks + places
+    # An arena's place too: a closed account's points, or a rated-banned player's in a rated
+    # arena, are removed from its standings (lobby.arena).
+    taken = arenas.take_out(user_id, rated_only=rated_only)
+    return challenges + seeks + places + taken

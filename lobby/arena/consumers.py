@@ -1,0 +1,126 @@
+"""An arena page's socket: one per open page, signed in or not.
+
+It joins the arena's group (``push``: "the arena changed", nothing else) and, for a signed-in
+player, their lobby group (where the pairing sends them to their new match). On a change it
+renders the regions for its own reader, in their language, at most once every
+PUSH_EVERY_SECONDS however many matches end meanwhile: the standings of a busy arena reach
+each viewer as one message a second at most, never one per change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.cache import cache
+from django.utils import translation
+from django.utils.html import format_html
+
+from ginsite.lib.after_commit import credentials_group, opened_with
+from ginsite.lib.dbwork import in_thread
+from ginsite.lib.sockets import SiteConsumerMixin
+from lobby.broadcast import user_group
+from lobby.consumers import _scope_request
+
+from . import regions, service
+from .models import Arena
+from .push import group_name
+
+PUSH_EVERY_SECONDS = 1.0
+# A shared render is kept this long (a stamp names one change: older ones are never asked for).
+SHARED_RENDER_SECONDS = 30
+
+
+class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
+    arena: Arena | None = None
+    flusher: asyncio.Task[None] | None = None
+    pushed_at = 0.0
+    pending = False
+    stamp = ""
+
+    async def connect(self) -> None:
+        public_id = str(self.scope["url_route"]["kwargs"].get("public_id", ""))[:24]
+        self.arena = await in_thread(Arena.objects.filter(public_id=public_id).first)()
+        if self.arena is None:
+            await self.close(code=4404)
+            return
+        self.user = self.scope.get("user")
+        self.joined = [group_name(self.arena.public_id)]
+        if self.user is not None and self.user.is_authenticated:
+            self.joined += [user_group(self.user.pk), credentials_group(self.user.pk)]
+        for group in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        self.language = await in_thread(self._language)()
+        await self._push()  # anything that changed since the page was rendered
+
+    async def disconnect(self, code: int) -> None:
+        if self.arena is None:
+            return
+        if self.flusher is not None:
+            self.flusher.cancel()
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The page sends nothing that changes anything: ignored."""
+
+    async def arena_changed(self, event: dict[str, Any]) -> None:
+        self.stamp = str(event.get("stamp", ""))
+        self.pending = True
+        if self.flusher is None or self.flusher.done():
+            self.flusher = self.start_task(self._push_pending())
+
+    async def _push_pending(self) -> None:
+        while self.pending:
+            wait = self.pushed_at + PUSH_EVERY_SECONDS - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.pending = False
+            await self._push()
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        """The lobby's regions: not on this page."""
+
+    async def lobby_redirect(self, event: dict[str, Any]) -> None:
+        html = format_html(
+            '<div id="arena-redirect" hidden data-redirect="{}"></div>', event.get("url", "")
+        )
+        await self.send(text_data=str(html))
+
+    async def credentials_ended(self, event: dict[str, Any]) -> None:
+        session = getattr(self.scope.get("session"), "session_key", None)
+        if opened_with(event, ("session", session)):
+            await self.close(code=4401)
+
+    def _language(self) -> str:
+        profile = getattr(self.user, "profile", None) if self.user is not None else None
+        chosen = getattr(profile, "language", "") if profile is not None else ""
+        return chosen or translation.get_language_from_request(_scope_request(self.scope))
+
+    def _render(self) -> str:
+        assert self.arena is not None
+        signed_in = bool(self.user is not None and self.user.is_authenticated)
+        if self.stamp and not (signed_in and service.place_of(self.user, self.arena)):
+            # The same regions for every reader without a place, in one language: rendered
+            # once per change (its stamp) and language, whichever page gets there first.
+            key = f"arena:html:{self.arena.pk}:{self.stamp}:{self.language}:{int(signed_in)}"
+            html = cache.get(key)
+            if html is None:
+                html = self._render_now()
+                cache.set(key, html, timeout=SHARED_RENDER_SECONDS)
+            return str(html)
+        return self._render_now()
+
+    def _render_now(self) -> str:
+        assert self.arena is not None
+        self.arena.refresh_from_db()
+        with translation.override(self.language):
+            return regions.render_regions(self.arena, self.user)
+
+    async def _push(self) -> None:
+        self.pushed_at = time.monotonic()
+        html = await in_thread(self._render)()
+        await self.send(text_data=html)
