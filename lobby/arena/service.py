@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Match
 from games.services import lock_players
+from ginsite.lib.apikit import api_time
 from ginsite.lib.refusals import Conflict, NotAllowed, NotFound
 from lobby.broadcast import send_to_match
 from lobby.events import log as event_log
@@ -530,8 +531,8 @@ def arena_event(arena: Arena, what: str, rank: int | None = None) -> dict[str, A
         "arena": arena.public_id,
         "name": arena.name,
         "event": what,
-        "starts_at": arena.starts_at.isoformat(),
-        "ends_at": arena.ends_at.isoformat(),
+        "starts_at": api_time(arena.starts_at),
+        "ends_at": api_time(arena.ends_at),
         "rank": rank,
     }
 

@@ -28,9 +28,12 @@ from django.utils import timezone
 from games.models import Match
 from ginclient.api import move_body
 from ginsite.lib.apikit import ERRORS
+from lobby.arena import service as arena_service
+from lobby.arena.models import Arena
 from lobby.events import stream as event_stream
 from lobby.moderation.sanctions import actions as sanctions
 from tests.conftest import _make_user
+from tests.lobby.arena_helpers import arena
 from tests.lobby.lobby_helpers import online
 from tests.lobby.push_service import b64, vapid_key
 from tests.moderation.helpers import make_moderator
@@ -365,8 +368,28 @@ def test_every_operation_answers_as_the_schema_says(
     c.refused("post", f"/matches/{restarted['next']}/resign", 409, {"version": 99})
     a.refused("post", "/challenges", 422, {"to": "alice", "preset": "simple", "target": 50})
 
+    # --- Arenas: the site's listed; a private one made, joined, started (an arena event each,
+    # and a pairing), paused, left, its match resigned, and over (an arena event with places) --
+    arena()
+    lena, milo = (Caller(contract, _make_user(django_user_model, n)) for n in ("lena", "milo"))
+    lena.get("/arenas")
+    club = lena.post("/arenas", {"name": "Club", "preset": "simple", "target": 50, "minutes": 20})
+    for caller in (lena, milo):
+        caller.post(f"/arenas/{club['id']}/join")
+    held = Arena.objects.filter(public_id=club["id"])
+    held.update(starts_at=timezone.now() - timedelta(seconds=1))
+    arena_service.sweep(timezone.now())
+    paired = lena.get(f"/arenas/{club['id']}")["me"]["playing"]
+    lena.get(f"/arenas/{club['id']}/standings")
+    milo.post(f"/arenas/{club['id']}/pause")
+    lena.post(f"/arenas/{club['id']}/leave")
+    lena.post(f"/matches/{paired}/resign", {"version": lena.version(paired)})
+    held.update(ends_at=timezone.now() - timedelta(seconds=1))
+    arena_service.sweep(timezone.now())
+    assert lena.get(f"/arenas/{club['id']}")["phase"] == "over"
+
     # --- Events: polled and streamed, every type ---------------------------------------------
-    for caller in (a, b, c, d, e, f, g, h, i, j, k):
+    for caller in (a, b, c, d, e, f, g, h, i, j, k, lena, milo):
         caller.events()
     lines = _stream(b)
     assert [line["seq"] for line in lines if "seq" in line] == [
