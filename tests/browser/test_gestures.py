@@ -117,6 +117,13 @@ def drag(
     page.wait_for_function(
         "() => ![...document.querySelectorAll('#hand li')].some(li => li.animated)"
     )
+    # Nor while a drawn card still flies into the hand (motion.js), which on a busy machine
+    # outlasts the draw's answer: a finger lands where the card is, not where it will be.
+    page.wait_for_function(
+        """() => !document.getAnimations().some(a => a.playState === 'running'
+            && a.effect && a.effect.getTiming().iterations !== Infinity
+            && a.effect.target && a.effect.target.closest && a.effect.target.closest('#hand'))"""
+    )
     if not touch:
         # Not at the screen's edge, where SortableJS scrolls the page as the card moves (a
         # mouse pressed near the bottom of a phone's screen scrolled the pile out of view).
