@@ -33,6 +33,8 @@ CAPITAL_DU = re.compile(r"\b(Du|Dich|Dir|Dein|Deine|Deinem|Deinen|Deiner|Deines)
 OPENS = re.compile(r"(^|[.!?:…]\s+|[„(\"']\s*|\n\s*)$")
 # Forms of the plural (or formal) present and past: "haben", "können", "wandern", "sind", "tun".
 PLURAL_VERB = re.compile(r"(en|rn|ln)$|^(sind|tun)$")
+# German nouns whose plural reads as their singular ("1 Spieler", "2 Spieler").
+SAME_PLURAL = ("Spieler",)
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
 # Words an English sentence has and a German one does not.
 ENGLISH = re.compile(r"\b(the|you|your|and|with|please|of|is|are)\b")
@@ -168,7 +170,8 @@ def test_every_entry_keeps_its_placeholders_and_both_plural_forms() -> None:
         english = [entry["msgid"], entry.get("msgid_plural", entry["msgid"])]
         if "msgid_plural" in entry and len(entry["msgstr"]) != 2:
             problems.append(f"{_where(entry)}: {len(entry['msgstr'])} plural forms, not 2")
-        if "msgid_plural" in entry and len(set(entry["msgstr"])) == 1:
+        same = len(set(entry["msgstr"])) == 1
+        if "msgid_plural" in entry and same and not entry["msgstr"][0].endswith(SAME_PLURAL):
             problems.append(f"{_where(entry)}: the singular and the plural read the same")
         for source, form in zip(english, entry["msgstr"], strict=False):
             if set(PLACEHOLDER.findall(source)) != set(PLACEHOLDER.findall(form)):
