@@ -66,6 +66,11 @@ def test_the_phone_lobby_names_each_row_of_rules_and_marks_the_usual_choice(
     assert rows.count() == 3
     lang = page.evaluate("document.documentElement.lang")
     page.screenshot(path=str(SHOTS / f"lobby-{lang}-360x740.png"), full_page=True)
+    # The lobby's socket swaps its regions in once it connects: measure them laid out.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#lobby-pool button.tile')]"
+        ".every(b => b.getBoundingClientRect().width > 0)"
+    )
     for i in range(3):
         # A row: the rules' name, then its four targets side by side. Measured in one go: the
         # lobby's socket may swap the region in between two measurements on a busy machine.

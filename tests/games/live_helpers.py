@@ -75,6 +75,15 @@ async def opening_frames(comm: Socket) -> list[str]:
     return [await comm.receive_from(timeout=10), *await frames(comm)]
 
 
+async def close_code(comm: Socket, timeout: float = 3) -> int:
+    """The code the server closes ``comm`` with, past any frame still on its way (a push of the
+    live region that a busy machine delivered after the opening frames went quiet)."""
+    while (output := await comm.receive_output(timeout=timeout))["type"] == "websocket.send":
+        pass
+    assert output["type"] == "websocket.close", output
+    return int(output["code"])
+
+
 def json_frames(texts: list[str]) -> list[dict[str, Any]]:
     return [json.loads(t) for t in texts if t.startswith("{")]
 

@@ -22,6 +22,7 @@ from tests.sockets import PATIENCE
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, hand, stacked
 from .live_helpers import (
     call,
+    close_code,
     frames,
     json_frames,
     lobby_match,
@@ -245,7 +246,7 @@ async def test_a_table_whose_match_is_gone_closes_instead_of_beating_on(
     assert (await alice.connect())[0]
     await opening_frames(alice)
     await call(lambda: Match.objects.filter(pk=match.pk).delete())
-    assert await alice.receive_output(timeout=3) == {"type": "websocket.close", "code": 4404}
+    assert await close_code(alice) == 4404
 
 
 async def test_a_refresh_of_a_match_that_is_gone_closes_the_socket(match: Match, cookies):
@@ -254,7 +255,7 @@ async def test_a_refresh_of_a_match_that_is_gone_closes_the_socket(match: Match,
     await opening_frames(bob)
     await call(lambda: Match.objects.filter(pk=match.pk).delete())
     await bob.send_json_to({"type": "refresh"})
-    assert await bob.receive_output(timeout=3) == {"type": "websocket.close", "code": 4404}
+    assert await close_code(bob) == 4404
 
 
 async def test_a_table_socket_the_server_cancels_stops_beating(
