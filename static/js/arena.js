@@ -20,30 +20,10 @@
   }
 
   // A join that pairs the player at once is answered with HX-Redirect, and the same pairing is
-  // pushed over the page's socket: follow whichever comes first, once (a second navigation
-  // would abort the first; the lobby's guard, lobby.js).
-  var leaving = null;
-  function leave(url) {
-    if (leaving) return;
-    leaving = url;
-    window.location.assign(url);
-  }
-  function guardRedirect(event) {
-    var xhr = event.detail.xhr;
-    var target = xhr && xhr.getResponseHeader("HX-Redirect");
-    if (!target) return;
-    if (leaving) event.preventDefault();
-    else leaving = target;
-  }
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    event.target.addEventListener("htmx:beforeOnLoad", guardRedirect);
-  });
-
+  // pushed over the page's socket: leave-once.js follows whichever comes first.
   function followRedirect() {
     var target = document.getElementById("arena-redirect");
-    var url = target && target.getAttribute("data-redirect");
-    // Only our own paths: a pushed element must not send anyone off-site.
-    if (url && url.charAt(0) === "/" && url.charAt(1) !== "/") leave(url);
+    if (target) window.ginLeave(target.getAttribute("data-redirect"));
   }
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -81,36 +81,13 @@
     seenChallenges = now;
   }
 
-  // Accepting sends the accepter's page on twice: the socket's pushed redirect and the
-  // answer's HX-Redirect. Follow whichever comes first, once: a second navigation would abort
-  // the first (the same guard as table.js uses for an accepted rematch).
-  var leaving = null;
-  function leave(url) {
-    if (leaving) return;
-    leaving = url;
-    window.location.assign(url);
-  }
-  function guardRedirect(event) {
-    var xhr = event.detail.xhr;
-    var target = xhr && xhr.getResponseHeader("HX-Redirect");
-    if (!target) return;
-    if (leaving) event.preventDefault();
-    else leaving = target;
-  }
-  // The guard listens on the requesting form itself, not on the document: the push that
-  // carries the redirect also re-renders the challenges, which takes the Accept form out of
-  // the page, and events on a detached element never bubble up to the document. (Adding the
-  // same listener again is a no-op, so a form that posts twice is still guarded once.)
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    event.target.addEventListener("htmx:beforeOnLoad", guardRedirect);
-  });
+  // Accepting sends the accepter's page on twice, by the socket's pushed redirect and the
+  // answer's HX-Redirect: leave-once.js follows whichever comes first.
 
   function followRedirect() {
     var target = document.querySelector("#lobby-redirect[data-redirect]");
     if (!target) return;
-    var url = target.getAttribute("data-redirect");
-    // Only our own paths: a pushed element must not send anyone off-site.
-    if (url && url.charAt(0) === "/" && url.charAt(1) !== "/") leave(url);
+    window.ginLeave(target.getAttribute("data-redirect"));
   }
 
   function notice(message) {

@@ -63,22 +63,8 @@
     var el = document.getElementById("table-version");
     return el ? parseInt(el.dataset.version, 10) : -1;
   }
-  // An accepted rematch sends this page on twice: the socket's redirect and, for the page that
-  // accepted, the answer's HX-Redirect. Follow whichever comes first, once; a second
-  // navigation would abort the first.
-  var leaving = null;
-  function leave(url) {
-    if (leaving) return;
-    leaving = url;
-    window.location.assign(url);
-  }
-  document.addEventListener("htmx:beforeOnLoad", function (event) {
-    var xhr = event.detail.xhr;
-    var target = xhr && xhr.getResponseHeader("HX-Redirect");
-    if (!target) return;
-    if (leaving) event.preventDefault();
-    else leaving = target;
-  });
+  // An accepted rematch sends this page on twice, by the socket's redirect and the answer's
+  // HX-Redirect: leave-once.js follows whichever comes first.
   // Frames carrying a position (#table-version) are checked against the page's own:
   // - older: rendered before this page's own move answer arrived; it must not undo it;
   // - the same: the page has it already (from its POST); swapping the hand again would drop
@@ -158,7 +144,7 @@
       event.preventDefault();
       var data;
       try { data = JSON.parse(message); } catch (e) { return; }
-      if (data.type === "redirect" && data.url) leave(data.url);
+      if (data.type === "redirect") window.ginLeave(data.url);
       if (data.type === "answer" || data.type === "error") answered();
       // A move's answer, refused or not, is shown whole: a refusal's table is the true one
       // even at the version this page shows, and its notice says why.
