@@ -27,16 +27,6 @@ from .state_cache import load_state, pending_views
 WATCHER = None
 
 
-def hints_allowed(match: Match) -> bool:
-    """The hint (what Bea would do) is a help against Bea. Between two people it would be a
-    third player at the table, so it is offered there only when both agreed to hints when
-    the match was made (a challenge that proposed them, accepted)."""
-    rules = extras.kinds.get(match.kind)
-    if rules is not None and not rules.hints:
-        return False  # a lesson's panel says what to do, and Bea's hint might not
-    return bea_seat(match) is not None or match.hints
-
-
 def bea_seat(match: Match) -> Seat | None:
     for seat in match.seats.all():
         if seat.kind == Seat.Kind.BEA:

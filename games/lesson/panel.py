@@ -291,7 +291,7 @@ FIRST_LEVEL = "easy"
 def table_context(match: Match, ctx: dict[str, Any]) -> None:
     """What a lesson changes on its table (``table.context.table_context``): the panel; no Resign
     (the panel's Leave ends a lesson) and no shuffle to verify (its deals are fixed). The hint
-    is not offered either (``readers.hints_allowed``)."""
+    is not offered either (``games.table.context.hints_allowed``)."""
     view = ctx["view"]
     ctx["lesson"] = {
         **panel(view),

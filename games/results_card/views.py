@@ -3,10 +3,8 @@ at the same token, for sharing and for link previews: ``image``)."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from django.core import signing
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -23,32 +21,14 @@ from games.table import add_ons as extras
 from games.table.results import history
 
 from .image import card_png
+from .links import public_id_of
 
-SALT = "games.results_card"
 # A finished match's card does not change; its picture is kept a day per language.
 IMAGE_SECONDS = 24 * 60 * 60
 
 
-def card_url(match: Match) -> str:
-    """The path of ``match``'s results card: a token signed for it, the same at every call
-    (no time in it: the link of a finished match never changes)."""
-    token = signing.Signer(salt=SALT).sign_object(match.public_id, compress=True)
-    return reverse("games:results_card", args=[token])
-
-
-def _public_id(token: str) -> str:
-    # The first links carried the time they were made (signing.dumps): still good. Each
-    # signer refuses the other's token (a bad signature, or a value that is not its own form).
-    for read in (signing.Signer(salt=SALT).unsign_object, partial(signing.loads, salt=SALT)):
-        try:
-            return str(read(token))
-        except (signing.BadSignature, ValueError):
-            continue
-    raise Http404(_("No such results card."))
-
-
 def _match_of(token: str) -> Match:
-    public_id = _public_id(token)
+    public_id = public_id_of(token)
     match = Match.objects.filter(public_id=public_id).prefetch_related("seats").first()
     # A match still in play has no results yet: its card is not there (and says nothing).
     if match is None or match.is_active:

@@ -104,10 +104,14 @@ scripted_levels: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 def add_to_table(ctx: dict[str, Any], match: Match, reader: int | None) -> None:
     """What other apps add (``games.table.add_ons``): notes and links beside the names, lines under
-    the result of a finished match."""
+    the result of a finished match; and what a kind of match with rules of its own shows (a
+    lesson's panel)."""
     notes = notes_for(match)
     links = links_for(match, reader) if reader is not None else {}
     for player in ctx["players"]:
         player["note"] = notes.get(player["seat"], "")
         player["links"] = links.get(player["seat"], [])
     ctx["result_lines"] = [] if match.is_active else lines_for(match, reader)
+    rules = kinds.get(match.kind)
+    if rules is not None:
+        rules.table(match, ctx)  # a lesson's panel (games.lesson.hooks)

@@ -16,17 +16,16 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from games import readers
-from games.labels import PRESET_NAMES, card, level_name
+from games.labels import PRESET_NAMES, level_name
 from games.live import correspondence
-from games.models import Match, Seat
-from games.results_card.views import card_url
+from games.models import HandOrder, Match, Seat
 from games.table import add_ons as extras
 from ginsite.lib.language import socket_url
 
-from .hand import add_cards, laid_open, order_info, saved_order, sorted_hand
+from . import orders
+from .hand import add_hand
 from .results import add_ending
-from .words import describe_move, last_move_line, opponent_moves, status_line
+from .words import add_talk
 
 
 def table_context(
@@ -50,7 +49,7 @@ def table_context(
         match=match,
         view=view,
         seat=seat,
-        urls=_urls(match, readers.hints_allowed(match)),
+        urls=_urls(match, hints_allowed(match)),
         notice=notice,
         notice_level=notice_level,
         spectator=spectator,
@@ -67,27 +66,44 @@ def table_context(
         backs=range(view["opponent_card_count"]),
         rules_line=_rules_line(view["rules"], ctx["opponent"], ctx["level"]),
     )
-    if spectator:
-        ctx["watched"] = _watched(view, ctx["names"][seat])
-    _add_talk(ctx, view, seat, spectator)
-    # Each part of the table from its own module, in order, each handed what it needs.
+    _add_live(ctx, view, seat, spectator)
     ctx["shuffle"] = shuffle(view, ctx["names"], seat, named_both=spectator or ctx["local"])
-    # The player's own order of their hand (a sort, or where they dragged the cards).
-    order = None
-    if not spectator and view["hand"] and not ctx["hand_ended"]:
-        order = saved_order(seats.get(seat))
-    ctx["hand_order"] = order_info(order)
-    arranged = sorted_hand(view, order)
-    laid = laid_open(view["last_hand"]) if view["last_hand"] else None
-    add_cards(ctx, view, arranged)
-    add_ending(ctx, match, view, seat, laid)
-    # The results card to share, once the match is over (games/results_card).
-    ctx["card_url"] = "" if match.is_active or ctx["local"] else card_url(match)
+    sort, dragged = _saved_sort(seats.get(seat), view, ctx)
+    # Then each part of the table from its own module, once and in order, each handed what
+    # the parts before it worked out: what the table says, the cards, the end of a hand, and
+    # what the kind of match adds.
+    add_talk(ctx, view, seat, spectator)
+    # The cards: their orders (pure, ``orders``: the one Bea offline runs too), then each
+    # card named and ready to draw (``hand``).
+    ordered = orders.on_the_table(view, sort, dragged)
+    add_hand(ctx, view, ordered)
+    add_ending(ctx, match, view, seat)
     extras.add_to_table(ctx, match, None if spectator or ctx["local"] else seat)
-    rules = extras.kinds.get(match.kind)
-    if rules is not None:
-        rules.table(match, ctx)  # a lesson's panel (games.lesson.hooks)
     return ctx
+
+
+def _saved_sort(
+    seat: Seat | None, view: dict[str, Any], ctx: dict[str, Any]
+) -> tuple[str, list[str]]:
+    """The player's own order of their hand (``games.table.arrange`` keeps it): their sort,
+    and where they dragged the cards this hand (none: the sort alone)."""
+    if ctx["spectator"] or not view["hand"] or ctx["hand_ended"] or seat is None or seat.pk is None:
+        return orders.MELDS, []
+    order = HandOrder.objects.filter(seat=seat).first()
+    if order is None:
+        return orders.MELDS, []
+    current = order.cards and order.hand_number == view["hand_number"]
+    return order.sort, list(order.cards) if current else []
+
+
+def hints_allowed(match: Match) -> bool:
+    """The hint (what Bea would do) is a help against Bea. Between two people it would be a
+    third player at the table, so it is offered there only when both agreed to hints when
+    the match was made (a challenge that proposed them, accepted)."""
+    rules = extras.kinds.get(match.kind)
+    if rules is not None and not rules.hints:
+        return False  # a lesson's panel says what to do, and Bea's hint might not
+    return match.hints or any(seat.kind == Seat.Kind.BEA for seat in match.seats.all())
 
 
 def _who(match: Match, seat: int, seats: dict[int, Seat], spectator: bool) -> dict[str, Any]:
@@ -128,16 +144,6 @@ def _turn(
     }
 
 
-def _watched(view: dict[str, Any], name: str) -> dict[str, Any]:
-    """For a watcher: seat 0's hand as backs and the cards of it that are known."""
-    return {
-        "name": name,
-        "backs": range(view["spectated"]["card_count"]),
-        "count": view["spectated"]["card_count"],
-        "known": [card(c) for c in view["spectated"]["known"]],
-    }
-
-
 def _players(view: dict[str, Any], names: dict[int, str], seat: int) -> list[dict[str, Any]]:
     """The scores, the reader first."""
     return [
@@ -152,20 +158,14 @@ def _players(view: dict[str, Any], names: dict[int, str], seat: int) -> list[dic
     ]
 
 
-def _add_talk(ctx: dict[str, Any], view: dict[str, Any], seat: int, spectator: bool) -> None:
-    """What the table says: who is awaited, the status line, the last moves, who is here."""
-    names = ctx["names"]
+def _add_live(ctx: dict[str, Any], view: dict[str, Any], seat: int, spectator: bool) -> None:
+    """Who is awaited, the offer waiting for an answer, the move clock and who is here."""
     # A private table whose second seat nobody has taken yet.
     ctx["waiting"] = bool(ctx["live"] and any(ctx["live"].get("open") or ()))
     ctx["incoming"] = None if spectator else incoming_offer(view)
     ctx["after_match"] = not spectator and match_over(view)
-    ctx["clock"] = _clock(ctx["live"], view, names, seat)
-    ctx["status"] = status_line(view, ctx)
-    ctx["last_moves"] = (
-        last_move_line(view, names) if spectator else opponent_moves(view, ctx["opponent"])
-    )
-    ctx["presence"] = _presence(ctx["live"], names, seat, spectator)
-    ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]
+    ctx["clock"] = _clock(ctx["live"], view, ctx["names"], seat)
+    ctx["presence"] = _presence(ctx["live"], ctx["names"], seat, spectator)
 
 
 def spectator_as_view(watched: dict[str, Any]) -> dict[str, Any]:

@@ -11,16 +11,21 @@ from django.utils.translation import gettext_lazy
 
 from games.engine import display
 from games.labels import card
-from games.models import HandOrder, Seat
+from games.models import HandOrder
 
 from . import orders
 
 
 def laid_open(last: dict[str, Any]) -> dict[str, Any]:
-    """A finished hand's cards as they are laid open (``orders.laid_open``), each named
+    """A finished hand's cards as they are laid open (``orders.laid_open``), each named: a
+    replay's (``games.records.replays``)."""
+    return named_laid(orders.laid_open(last))
+
+
+def named_laid(laid: dict[str, Any]) -> dict[str, Any]:
+    """The cards of a hand laid open (``laid``: ``orders.laid_open``) each named
     (``labels.card``), by seat: each meld (the knocker's with the cards laid off on it, marked
     ``laid_off``), the deadwood, and the cards laid off."""
-    laid = orders.laid_open(last)
     laid_off = set(laid["laid_off"])
     return {
         "melds": [
@@ -42,27 +47,6 @@ SORT_LABELS = {
 }
 
 
-def saved_order(seat: Seat | None) -> HandOrder | None:
-    if seat is None or seat.pk is None:
-        return None
-    return HandOrder.objects.filter(seat=seat).first()
-
-
-def order_info(order: HandOrder | None) -> dict[str, str]:
-    """The Sort button: the sort in use and the one a press switches to."""
-    sort = HandOrder.Sort(order.sort) if order is not None else HandOrder.Sort.MELDS
-    following = HandOrder.Sort(orders.next_sort(sort.value))
-    return {"sort": sort.value, "next": following.value, "next_label": str(SORT_LABELS[following])}
-
-
-def sorted_hand(view: dict[str, Any], order: HandOrder | None) -> list[tuple[str, bool, bool]]:
-    """(code, melded, starts a group) for each card, in the order the player chose."""
-    sort = order.sort if order is not None else orders.MELDS
-    if order is not None and order.cards and order.hand_number == view["hand_number"]:
-        return orders.arranged(view, sort, order.cards)
-    return orders.arranged(view, sort)
-
-
 def just_drawn(view: dict[str, Any]) -> str:
     """The card this seat drew in the turn in progress (its own moves carry it), else ""."""
     moves = view["moves"]
@@ -75,7 +59,7 @@ def just_drawn(view: dict[str, Any]) -> str:
 def hand_cards(
     view: dict[str, Any], hint_action: dict[str, Any], arranged: list[tuple[str, bool, bool]]
 ) -> list[dict[str, Any]]:
-    """The hand in the player's order (``arranged``: ``sorted_hand``), each card ready
+    """The hand in the player's order (``arranged``: ``orders.arranged``), each card ready
     to draw: melded or not, selectable for the discard, and the card just drawn."""
     after = view["deadwood_after_discard"] or {}
     choosing = bool(after) and any(a["type"] == "discard" for a in view["legal_actions"])
@@ -159,14 +143,34 @@ def discard_info(view: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def add_cards(
-    ctx: dict[str, Any], view: dict[str, Any], arranged: list[tuple[str, bool, bool]]
-) -> None:
-    """The hand in the player's order (``arranged``), the piles and the discard buttons."""
-    ctx["hand_cards"] = hand_cards(view, ctx["hint_action"], arranged)
+def add_hand(ctx: dict[str, Any], view: dict[str, Any], ordered: dict[str, Any]) -> None:
+    """The cards in the orders ``ordered`` (``orders.on_the_table``), each named and ready to
+    draw: the hand (with the Sort button), the piles, the discard buttons, the opponent's
+    known cards, a watcher's view of seat 0's hand, and the last hand laid open
+    (``ctx["laid"]``, for the end of the hand)."""
+    following = HandOrder.Sort(ordered["next"])
+    ctx["hand_order"] = {
+        "sort": ordered["sort"],
+        "next": following.value,
+        "next_label": str(SORT_LABELS[following]),
+    }
+    ctx["laid"] = named_laid(ordered["laid"]) if ordered["laid"] else None
+    ctx["watched"] = watched(view, ctx["names"][ctx["seat"]]) if ctx["spectator"] else None
+    ctx["hand_cards"] = hand_cards(view, ctx["hint_action"], ordered["hand"])
     ctx["pile"] = pile(view, ctx["hint_action"])
     if ctx["blocked"]:
         # Both players must be connected: the piles show no buttons until they are.
         ctx["pile"].update(can_draw_stock=False, can_draw_discard=False, can_take_upcard=False)
     ctx["discard_info"] = discard_info(view)
     ctx["known_cards"] = [card(c) for c in view["known_opponent_cards"]]
+
+
+def watched(view: dict[str, Any], name: str) -> dict[str, Any]:
+    """For a watcher: seat 0's hand as backs and the cards of it that are known."""
+    shown = view["spectated"]
+    return {
+        "name": name,
+        "backs": range(shown["card_count"]),
+        "count": shown["card_count"],
+        "known": [card(c) for c in shown["known"]],
+    }

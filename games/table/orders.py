@@ -76,3 +76,16 @@ def laid_open(last: dict[str, Any]) -> dict[str, Any]:
         "deadwood": [sorted(last["deadwood_cards"][s], key=by_suit) for s in (0, 1)],
         "laid_off": sorted({layoff["card"] for layoff in layoffs}, key=by_suit),
     }
+
+
+def on_the_table(view: dict[str, Any], sort: str, dragged: Sequence[str] = ()) -> dict[str, Any]:
+    """Every order of cards a table draws for ``view``: its hand in ``sort`` (or ``dragged``:
+    ``arranged``), the sort a press of Sort switches to, and the last hand laid open (None
+    before any hand has ended)."""
+    last = view["last_hand"]
+    return {
+        "sort": sort,
+        "next": next_sort(sort),
+        "hand": arranged(view, sort, dragged),
+        "laid": laid_open(last) if last else None,
+    }

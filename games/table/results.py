@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from games.labels import KIND_NAMES
 from games.models import Match
+from games.results_card.links import card_url
 
 
 def result_context(
@@ -149,15 +150,15 @@ def history(view: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]
     return rows
 
 
-def add_ending(
-    ctx: dict[str, Any], match: Match, view: dict[str, Any], seat: int, laid: dict[str, Any] | None
-) -> None:
-    """The last hand laid open (``laid``: ``orders.laid_open``, None before any), the
-    settlement, and the hands so far with their replays."""
+def add_ending(ctx: dict[str, Any], match: Match, view: dict[str, Any], seat: int) -> None:
+    """The last hand laid open (``ctx["laid"]``: ``hand.add_hand``'s, None before any), the
+    settlement, the hands so far with their replays, and the results card to share once the
+    match is over (``games.results_card``)."""
     names = ctx["names"]
     ctx["result"] = None
     if view["last_hand"]:
-        ctx["result"] = result_context(view, names, seat, laid, ctx["spectator"] or ctx["local"])
+        shown = ctx["spectator"] or ctx["local"]
+        ctx["result"] = result_context(view, names, seat, ctx["laid"], shown)
         ctx["result"]["replay_url"] = _replay_url(match, view["last_hand"]["hand_number"])
     ctx["show_result"] = bool(
         (ctx["result"] and ctx["hand_ended"])
@@ -169,6 +170,7 @@ def add_ending(
     ctx["history"] = history(view, names)
     for row in ctx["history"]:
         row["replay_url"] = _replay_url(match, row["hand_number"])
+    ctx["card_url"] = "" if match.is_active or ctx["local"] else card_url(match)
 
 
 def _replay_url(match: Match, hand_number: int) -> str:

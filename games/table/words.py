@@ -286,3 +286,14 @@ def last_move_line(view: dict[str, Any], names: dict[int, str]) -> str:
         return ""
     move = view["moves"][-1]
     return _("%(name)s %(moves)s.") % {"name": names[move["seat"]], "moves": move_phrase(move)}
+
+
+def add_talk(ctx: dict[str, Any], view: dict[str, Any], seat: int, spectator: bool) -> None:
+    """What the table says (``ctx`` holds who is where, the clock and the offers): the status
+    line, the last moves in words, and the moves of the hand so far."""
+    names = ctx["names"]
+    ctx["status"] = status_line(view, ctx)
+    ctx["last_moves"] = (
+        last_move_line(view, names) if spectator else opponent_moves(view, ctx["opponent"])
+    )
+    ctx["hand_moves"] = [describe_move(m, names, seat) for m in view["moves"]]

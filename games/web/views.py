@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import access, howto, readers, services
+from games import access, howto, services
 from games.bea import guests
 from games.bea.limits import TooManyMatches, admit
 from games.labels import PRESET_NAMES
@@ -26,7 +26,7 @@ from games.live import correspondence, presence
 from games.models import Match
 from games.readers import view_for
 from games.records import replays
-from games.table.context import table_context
+from games.table.context import hints_allowed, table_context
 from games.table.regions import render_regions
 from games.web import asker as page_asker
 from games.web import moves as page_moves
@@ -114,7 +114,7 @@ def table(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         raise Http404(_("No such match."))
     # Opening the table is its player being here, with a socket or without (no JavaScript).
     presence.seat_active(match, seat)
-    wants_hint = bool(request.GET.get("hint")) and readers.hints_allowed(match)
+    wants_hint = bool(request.GET.get("hint")) and hints_allowed(match)
     response = table_response(request, match, seat, hint=wants_hint)
     access.renew(response, request, asker)  # a guest's key: the match is in use
     return response
@@ -191,7 +191,7 @@ def hint(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match, seat = asker.match, asker.seat
     if seat is None:
         raise Http404(_("No such match."))
-    if not readers.hints_allowed(match):
+    if not hints_allowed(match):
         raise Http404(_("Hints are offered against Bea, or when both players agreed to them."))
     if not request.htmx:
         return redirect(reverse("games:table", args=[public_id]) + "?hint=1#hint")

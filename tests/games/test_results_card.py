@@ -14,7 +14,7 @@ from django.test import Client
 from games import services
 from games.engine import ALL_CARDS, display
 from games.results_card import image
-from games.results_card.views import card_url
+from games.results_card.links import card_url
 from tests.games.live_helpers import lobby_match, signed_in
 
 from .conftest import ALICE_KNOCKS, BEA_LOOSE, hidden_cards, move, stacked, start, url
@@ -161,7 +161,7 @@ def test_the_picture_of_a_resigned_match_says_so(alice: User, bob: User, written
 def test_a_link_made_before_links_were_timeless_still_opens_the_card(alice: User):
     from django.core import signing
 
-    from games.results_card.views import SALT
+    from games.results_card.links import SALT
 
     match, _client = _gin_match(alice)
     assert card_url(match) == card_url(match)
