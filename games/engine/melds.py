@@ -27,10 +27,10 @@ are again looked up per suit.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
-from .cards import ALL_CARDS, RANK_POINTS, cards_of, mask_of, mask_points
+from .cards import ALL_CARDS, BIT, RANK_POINTS, cards_of, mask_of
 
 SUIT_BITS = 0x1FFF
 
@@ -78,7 +78,22 @@ def _triples(c: int, d: int, h: int, s: int) -> int:
 
 
 def _set_choices(suits: tuple[int, int, int, int], triples: int) -> list[tuple[int, ...]]:
-    """Every way to use the possible sets: tuples of set masks (52-bit), the empty tuple first."""
+    """Every way to use the possible sets: tuples of set masks (52-bit), the empty tuple first.
+    They depend only on the cards of the ranks held three times or more, so each such group
+    of cards is worked out once (a few thousand groups at most)."""
+    key = 0
+    for i in range(4):
+        key |= (suits[i] & triples) << (13 * i)
+    choices = _SET_CHOICES.get(key)
+    if choices is None:
+        choices = _SET_CHOICES[key] = _work_out_set_choices(suits, triples)
+    return choices
+
+
+_SET_CHOICES: dict[int, list[tuple[int, ...]]] = {}
+
+
+def _work_out_set_choices(suits: tuple[int, int, int, int], triples: int) -> list[tuple[int, ...]]:
     choices: list[tuple[int, ...]] = [()]
     while triples:
         rank_bit = triples & -triples
@@ -297,9 +312,10 @@ def layoffs_onto(melds: tuple[int, ...] | list[int], cards: int) -> list[tuple[i
 # --- The public, code-based face ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Arrangement:
-    """A best arrangement of a hand: melds as lists of codes, the rest as deadwood."""
+class Arrangement(NamedTuple):
+    """A best arrangement of a hand: melds as lists of codes, the rest as deadwood. (A named
+    tuple, not a frozen dataclass: it is made for every hand a play-out looks at, and a frozen
+    dataclass's constructor costs as much as the rest of the search.)"""
 
     melds: list[list[str]]
     deadwood: int
@@ -314,20 +330,74 @@ class Arrangement:
 
 
 def arrangement_of_mask(mask: int) -> Arrangement:
-    melds = sorted(melds_of_mask(mask), key=lambda m: (m & -m).bit_length())
-    melded = 0
-    for meld in melds:
-        melded |= meld
+    c = mask & SUIT_BITS
+    d = mask >> 13 & SUIT_BITS
+    h = mask >> 26 & SUIT_BITS
+    s = mask >> 39
+    sets: tuple[int, ...] = ()
+    if (c & d & (h | s)) | (h & s & (c | d)):
+        # A rank in three suits: a set may be part of the best arrangement.
+        score, sets = _best(mask)
+        rest = mask
+        for meld in sets:
+            rest &= ~meld
+        c, d, h, s = _split(rest)
+    else:
+        score = RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s]
+    # Each suit's runs and loose cards as codes, from a table filled as patterns come up;
+    # suit by suit, in index order, is already the order of their lowest cards.
+    parts = _SUIT_PARTS
+    clubs = parts[0][c] or _suit_part(0, c)
+    diamonds = parts[1][d] or _suit_part(1, d)
+    hearts = parts[2][h] or _suit_part(2, h)
+    spades = parts[3][s] or _suit_part(3, s)
+    melds = [*clubs[0], *diamonds[0], *hearts[0], *spades[0]]
+    if sets:
+        # Sets cross suits: every meld in the order of its lowest card.
+        for meld in sets:
+            melds.append(_SET_CODES.get(meld) or _set_codes(meld))
+        melds.sort()
     return Arrangement(
-        melds=[cards_of(m) for m in melds],
-        deadwood=mask_points(mask & ~melded),
-        deadwood_cards=cards_of(mask & ~melded),
+        [list(codes) for _, codes in melds] if melds else [],
+        score,
+        [*clubs[1], *diamonds[1], *hearts[1], *spades[1]],
     )
+
+
+# A suit's part of an arrangement: its runs (each with its lowest card's place, to sort by)
+# and the cards left loose, as codes.
+SuitPart = tuple[tuple[tuple[int, tuple[str, ...]], ...], tuple[str, ...]]
+# For each suit and 13-bit pattern, its part once it has come up (None before).
+_SUIT_PARTS: list[list[SuitPart | None]] = [[None] * (1 << 13) for _ in range(4)]
+
+
+# Each set seen so far (at most 13 x 8), with its lowest card's place, as codes.
+_SET_CODES: dict[int, tuple[int, tuple[str, ...]]] = {}
+
+
+def _set_codes(meld: int) -> tuple[int, tuple[str, ...]]:
+    codes = _SET_CODES[meld] = ((meld & -meld).bit_length(), tuple(cards_of(meld)))
+    return codes
+
+
+def _suit_part(suit: int, pattern: int) -> SuitPart:
+    offset = 13 * suit
+    melded = 0
+    runs = []
+    for run in RUN_PICKS[pattern]:
+        melded |= run
+        runs.append(((run & -run).bit_length() + offset, tuple(cards_of(run << offset))))
+    part = (tuple(runs), tuple(cards_of((pattern & ~melded) << offset)))
+    _SUIT_PARTS[suit][pattern] = part
+    return part
 
 
 def best_arrangement(cards: list[str] | tuple[str, ...]) -> Arrangement:
     """The arrangement of least deadwood for a hand of codes (any size; 10 or 11 in play)."""
-    return arrangement_of_mask(mask_of(cards))
+    mask = 0
+    for code in cards:
+        mask |= BIT[code]
+    return arrangement_of_mask(mask)
 
 
 def deadwood(cards: list[str] | tuple[str, ...]) -> int:
