@@ -1,0 +1,82 @@
+"""How long Bea's review of a match takes: ``python -m bench.review [--matches N] [--seed S]``.
+
+Each match is played to 100 points (simple preset) by the hard level against the medium one,
+the kind of match a person plays against Bea; then every decision of the medium seat (the
+"player") is judged as ``games.review`` judges a human's, from their own view, in one process
+on one core. Bea's memo of hands is cleared before each match's review, as a server's would
+be cold. Prints the seconds per match and per hand, the decisions and how many were marked. It
+never asserts a time: machines differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+from games.ai import bea, choose, judge
+from games.engine import PRESETS, MatchState, apply, new_match, player_view
+from games.review import marks
+
+
+def play(seed: str) -> list[list[MatchState]]:
+    """One match's hands, each as its positions (the deal, then after each action)."""
+    state = new_match(PRESETS["simple"], seed=seed)
+    rng = random.Random(seed)
+    hands: list[list[MatchState]] = [[state]]
+    while state.phase != "match_over":
+        if state.phase == "hand_over":
+            state = apply(state, 0, {"type": "next_hand"})
+            hands.append([state])
+            continue
+        seat = state.to_act
+        assert seat is not None
+        state = apply(state, seat, choose(player_view(state, seat), ("medium", "hard")[seat], rng))
+        hands[-1].append(state)
+    return hands
+
+
+def review(hands: list[list[MatchState]], seat: int, seed: str) -> list[dict[str, Any]]:
+    """Every judged decision of ``seat``, as ``games.review.judgements.judge_hand`` does."""
+    out = []
+    for number, positions in enumerate(hands, 1):
+        for index in range(1, len(positions)):
+            move = positions[index].moves[-1]
+            if move["seat"] != seat:
+                continue
+            view = player_view(positions[index - 1], seat)
+            judged = judge.judge(view, move, random.Random(f"{seed}:{number}:{index}"))
+            if judged is not None:
+                out.append(judged)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=5)
+    parser.add_argument("--seed", default="2026")
+    args = parser.parse_args()
+    per_match, per_hand, decisions, marked = [], [], 0, 0
+    for i in range(args.matches):
+        seed = f"bench-review:{args.seed}:{i}"
+        hands = play(seed)
+        bea.best_drop.cache_clear()
+        started = time.perf_counter()
+        judged = review(hands, 0, seed)
+        seconds = time.perf_counter() - started
+        per_match.append(seconds)
+        per_hand.append(seconds / len(hands))
+        decisions += len(judged)
+        marked += sum(1 for j in judged if marks.mark(j["cost"]))
+        print(f"match {i}: {len(hands)} hands, {len(judged)} decisions, {seconds:.2f} s")
+    print(
+        f"{args.matches} matches: median {statistics.median(per_match):.2f} s per match, "
+        f"max {max(per_match):.2f} s; median {statistics.median(per_hand):.2f} s per hand; "
+        f"{decisions} decisions judged, {marked} marked; {judge.WORLDS} worlds per decision"
+    )
+
+
+if __name__ == "__main__":
+    main()
