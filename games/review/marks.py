@@ -29,7 +29,9 @@ def mark(cost: float) -> str | None:
 
 def accuracy(cost: float) -> float:
     """One decision's accuracy, 0 to 100, from its cost as lichess computes a move's from the
-    drop in winning chances: 103.1668 e^(-0.04354 cost) - 3.1669."""
+    drop in winning chances: 103.1668 e^(-0.04354 cost) - 3.1669 (100 for no cost)."""
+    if cost <= 0:
+        return 100.0
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * cost) - 3.1669))
 
 
