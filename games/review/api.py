@@ -29,8 +29,9 @@ def match_review(request: HttpRequest, match_id: str) -> dict[str, Any]:
     decisions. While the match runs, for its players only (each their own decisions); once it
     is over, for whoever may watch it. Judging hands costs a budget (docs/review.md): past it,
     429 with Retry-After; a long match may take a few requests (`complete`)."""
-    asker = api_asker.reader(user_of(request), match_id)
-    found = context.for_match(asker, budget.reader_of(request))
+    user = user_of(request)
+    asker = api_asker.reader(user, match_id)
+    found = context.for_match(asker, budget.reader_of(request, user))
     if found["status"] == "hidden":
         raise NotAllowed(_("Bea's review of a running match is for its players."))
     if found["status"] == "later":

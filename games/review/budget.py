@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -41,9 +42,11 @@ class Spent(Exception):  # noqa: N818 - a state the callers answer, not an error
         self.retry_after = retry_after
 
 
-def reader_of(request: HttpRequest) -> str:
-    """Whose budget a request spends: its account's, else its address's."""
-    user = getattr(request, "user", None)
+def reader_of(request: HttpRequest, user: Any = None) -> str:
+    """Whose budget a request spends: its account's (``user``, as the API knows it, else the
+    session's), else its address's."""
+    if user is None:
+        user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return f"user:{user.pk}"
     return f"addr:{request.META.get('REMOTE_ADDR') or 'unknown'}"

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from ninja import Field, Schema
 
-from games.api.view_schema import CARD, obj, replacing
+from games.api.view_schema import CARD, nullable, obj, replacing
 
 # An action as the review shows it: its type, a discard's card, a draw's pile.
 ACTION = obj(
@@ -44,10 +44,12 @@ class Judged(Schema):
     symbol: Literal["", "?!", "?", "??"]
     accuracy: float = Field(description="0 to 100, from the cost (docs/review.md).")
     upcard: str | None = Field(
-        None, description="For `take`: the upcard.", json_schema_extra=replacing(CARD)
+        None, description="For `take`: the upcard.", json_schema_extra=replacing(nullable(CARD))
     )
     top: str | None = Field(
-        None, description="For `draw`: the pile's top card.", json_schema_extra=replacing(CARD)
+        None,
+        description="For `draw`: the pile's top card.",
+        json_schema_extra=replacing(nullable(CARD)),
     )
     text: str = Field(description="The judgement in words, in your language.")
 
