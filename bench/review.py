@@ -1,10 +1,12 @@
 """How long Bea's review of a match takes: ``python -m bench.review [--matches N] [--seed S]``.
 
-Each match is played to 100 points (simple preset) by the hard level against the medium one,
-the kind of match a person plays against Bea; then every decision of the medium seat (the
-"player") is judged as ``games.review`` judges a human's, from their own view, in one process
+Each match is played to 100 points (simple preset) by the hard level against the medium one
+(``--player easy``: a weaker one, who disagrees with Bea more often, and each disagreement costs
+the play-outs), the kind of match a person plays against Bea; then every decision of that seat
+(the "player") is judged as ``games.review`` judges a human's, from their own view, in one process
 on one core. Bea's memo of hands is cleared before each match's review, as a server's would
-be cold. Prints the seconds per match and per hand, the decisions and how many were marked. It
+be cold. Prints the seconds per match (wall time, and the process's CPU time, which a busy
+machine does not inflate as much) and per hand, the decisions and how many were marked. It
 never asserts a time: machines differ.
 """
 
@@ -21,7 +23,7 @@ from games.engine import PRESETS, MatchState, apply, new_match, player_view
 from games.review import marks
 
 
-def play(seed: str) -> list[list[MatchState]]:
+def play(seed: str, player: str) -> list[list[MatchState]]:
     """One match's hands, each as its positions (the deal, then after each action)."""
     state = new_match(PRESETS["simple"], seed=seed)
     rng = random.Random(seed)
@@ -33,7 +35,7 @@ def play(seed: str) -> list[list[MatchState]]:
             continue
         seat = state.to_act
         assert seat is not None
-        state = apply(state, seat, choose(player_view(state, seat), ("medium", "hard")[seat], rng))
+        state = apply(state, seat, choose(player_view(state, seat), (player, "hard")[seat], rng))
         hands[-1].append(state)
     return hands
 
@@ -57,23 +59,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=5)
     parser.add_argument("--seed", default="2026")
+    parser.add_argument("--player", default="medium", help="the judged seat's level")
     args = parser.parse_args()
-    per_match, per_hand, decisions, marked = [], [], 0, 0
+    per_match, per_cpu, per_hand, decisions, marked, hands_in_all = [], [], [], 0, 0, 0
     for i in range(args.matches):
         seed = f"bench-review:{args.seed}:{i}"
-        hands = play(seed)
+        hands = play(seed, args.player)
         bea.best_drop.cache_clear()
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         judged = review(hands, 0, seed)
         seconds = time.perf_counter() - started
+        cpu = time.process_time() - cpu
         per_match.append(seconds)
+        per_cpu.append(cpu)
         per_hand.append(seconds / len(hands))
+        hands_in_all += len(hands)
         decisions += len(judged)
         marked += sum(1 for j in judged if marks.mark(j["cost"]))
-        print(f"match {i}: {len(hands)} hands, {len(judged)} decisions, {seconds:.2f} s")
+        print(
+            f"match {i}: {len(hands)} hands, {len(judged)} decisions, {seconds:.2f} s "
+            f"({cpu:.2f} s of CPU)"
+        )
     print(
-        f"{args.matches} matches: median {statistics.median(per_match):.2f} s per match, "
-        f"max {max(per_match):.2f} s; median {statistics.median(per_hand):.2f} s per hand; "
+        f"{args.matches} matches: median {statistics.median(per_match):.2f} s per match "
+        f"({statistics.median(per_cpu):.2f} s of CPU), max {max(per_match):.2f} s "
+        f"({max(per_cpu):.2f} s of CPU); {hands_in_all} hands, "
+        f"median {statistics.median(per_hand):.2f} s per hand; "
         f"{decisions} decisions judged, {marked} marked; {judge.WORLDS} worlds per decision"
     )
 
