@@ -8,9 +8,11 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from django.test import Client
 
-from games import services
+from games import access, services
 from games.engine import player_view
+from games.local import play as local
 from games.models import Match
 from games.review import judgements
 from games.review.models import HandJudgement
@@ -131,3 +133,16 @@ def test_the_review_is_judged_once_and_stored(lobby: Match, alice: User, bob: Us
 def test_bea_is_not_judged(alice: User):
     match = services.start_bea_match(alice, "standard", 100, "easy", replace_running=True)
     assert judgements.reviewed_seats(match) == (0,)
+
+
+def test_pass_and_play_shows_both_players_to_the_device_that_owns_it(bob: User):
+    match = local.start(None, "the-owner-key", "Ann", "Ben", deck=UNDERCUT_DECK)
+    play(match, UNDERCUT)
+    owner = Client()
+    owner.cookies[access.OWNER_COOKIE] = access.key_cookie_value(
+        access.OWNER_COOKIE, "the-owner-key"
+    )
+    html = owner.get(page(match, 1, UNDERCUT_AT)).content.decode()
+    assert '<th scope="row">Ann</th>' in html and '<th scope="row">Ben</th>' in html
+    assert "Bea would have held on and thrown" in html
+    assert signed_in(bob).get(page(match, 1)).status_code == 404
