@@ -123,15 +123,19 @@ def match_decisions(
         numbers = [first] + [n for n in numbers if n != first]
     out: dict[int, list[Decision]] = {}
     fresh = 0
+    retry: int | None = None
     for number in numbers:
         found = stored(match, number)
         if found is None:
-            if fresh >= settings.REVIEW_HANDS_PER_REQUEST:
+            # Past the budget, or this request's share of it, the hands judged before still
+            # count; no other is judged.
+            if retry is not None or fresh >= settings.REVIEW_HANDS_PER_REQUEST:
                 continue
             fresh += 1
             try:
                 found = decisions_of(replays.replay_of(match, number), reader)
             except budget.Spent as spent:
-                return dict(sorted(out.items())), spent.retry_after
+                retry = spent.retry_after
+                continue
         out[number] = found
-    return dict(sorted(out.items())), None
+    return dict(sorted(out.items())), retry
