@@ -55,12 +55,47 @@ def review(hands: list[list[MatchState]], seat: int, seed: str) -> list[dict[str
     return out
 
 
+def noise(hands: list[list[MatchState]], seat: int, seeds: int) -> list[float]:
+    """For each decision of ``seat`` unlike Bea's, the spread (standard deviation) of its cost
+    judged with ``seeds`` different random numbers."""
+    spreads = []
+    for positions in hands:
+        for index in range(1, len(positions)):
+            move = positions[index].moves[-1]
+            if move["seat"] != seat:
+                continue
+            view = player_view(positions[index - 1], seat)
+            first = judge.judge(view, move, random.Random(0))
+            if first is None or judge.same(first["bea"], first["played"]):
+                continue
+            costs = [judge.judge(view, move, random.Random(k))["cost"] for k in range(seeds)]
+            spreads.append(statistics.pstdev(costs))
+    return sorted(spreads)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=5)
     parser.add_argument("--seed", default="2026")
     parser.add_argument("--player", default="medium", help="the judged seat's level")
+    parser.add_argument(
+        "--noise",
+        type=int,
+        default=0,
+        help="instead: judge each decision unlike Bea's this "
+        "many times with other random numbers, and print the spread of its cost",
+    )
     args = parser.parse_args()
+    if args.noise:
+        spreads: list[float] = []
+        for i in range(args.matches):
+            spreads += noise(play(f"bench-review:{args.seed}:{i}", args.player), 0, args.noise)
+        print(
+            f"{len(spreads)} decisions unlike Bea's, each judged {args.noise} times: spread of "
+            f"the cost (standard deviation) median {statistics.median(spreads):.2f}, 90th "
+            f"percentile {spreads[int(0.9 * len(spreads))]:.2f}, max {spreads[-1]:.2f} points"
+        )
+        return
     per_match, per_cpu, per_hand, decisions, marked, hands_in_all = [], [], [], 0, 0, 0
     for i in range(args.matches):
         seed = f"bench-review:{args.seed}:{i}"
