@@ -59,7 +59,7 @@ def test_a_player_sees_the_review_of_their_own_decisions_while_the_match_runs(
 ):
     html = signed_in(alice).get(page(lobby, 1, UNDERCUT_AT)).content.decode()
     assert "Bea's review" in html
-    assert "Accuracy in this hand" in html and "The costliest decisions of the match" in html
+    assert "This hand" in html and "The costliest decisions of the match" in html
     assert "Bea would have held on and thrown" in html  # beside the knock, on the board
     assert 'class="mark ' in html
     review = review_of(alice, lobby)
@@ -80,7 +80,7 @@ def test_a_watcher_sees_none_until_the_match_is_over(
 ):
     html = signed_in(carol).get(page(lobby, 1, UNDERCUT_AT)).content.decode()
     assert "is for its players while it is played" in html
-    assert "held on" not in html and "Accuracy in this hand" not in html
+    assert "held on" not in html and "review-accuracy" not in html
     hidden = review_of(carol, lobby)
     assert hidden["status"] == "hidden" and not hidden["decisions"] and not hidden["seats"]
     api = Api(token_for(carol))
@@ -115,7 +115,7 @@ def test_the_review_is_in_german_for_a_german_reader(lobby: Match, alice: User):
         .get(page(lobby, 1, UNDERCUT_AT), HTTP_ACCEPT_LANGUAGE="de")
         .content.decode()
     )
-    assert "Beas Analyse" in html and "Genauigkeit in dieser Runde" in html
+    assert "Beas Analyse" in html and "Diese Runde" in html
     assert "Bea hätte weitergespielt und" in html and "Prozentpunkte" in html
     knock = next(d for d in review_of(alice, lobby, "de")["decisions"] if d["index"] == UNDERCUT_AT)
     assert knock["text"].startswith(("Fehler: Bea hätte", "Patzer: Bea hätte"))
