@@ -371,3 +371,6 @@ def seats_with_players() -> models.Prefetch:
     """A match's seats with their accounts and profiles (the names they show) in one query, a
     join, instead of one query each for the seats, the accounts and the profiles."""
     return models.Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
+
+
+from games.review.models import HandJudgement  # noqa: E402, F401 (Django finds it here)

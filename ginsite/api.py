@@ -17,6 +17,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from games.api.matches import router as games_router
 from games.api.quick_messages import router as messages_router
+from games.review.api import router as review_router
 from ginsite.lib.apikit import (
     CODES_BY_STATUS,
     ApiError,
@@ -124,6 +125,7 @@ api.add_router("", players_router)
 api.add_router("", games_router)
 api.add_router("", push_router)
 api.add_router("", messages_router)
+api.add_router("", review_router)
 api.add_router("", ratings_router)
 api.add_router("", pool_router)
 api.add_router("", moderation_router)

@@ -510,17 +510,29 @@ LESSON_LIMIT_WINDOW = envint("LESSON_LIMIT_WINDOW", 600)
 SEARCH_LIMIT_PER_PLAYER = envint("SEARCH_LIMIT_PER_PLAYER", 20)
 SEARCH_LIMIT_PER_ADDRESS = envint("SEARCH_LIMIT_PER_ADDRESS", 60)
 SEARCH_LIMIT_WINDOW = envint("SEARCH_LIMIT_WINDOW", 60)
+# Bea's reviews of finished hands (games.review.budget): hands judged for one reader (an
+# account, else an address) in each window of seconds, at most per request, and at once on
+# the whole site. Each judged hand is a second or so of one core; a judged hand is stored.
+REVIEW_LIMIT_PER_READER = envint("REVIEW_LIMIT_PER_READER", 30)
+REVIEW_LIMIT_WINDOW = envint("REVIEW_LIMIT_WINDOW", 600)
+REVIEW_HANDS_PER_REQUEST = envint("REVIEW_HANDS_PER_REQUEST", 6)
+REVIEW_AT_ONCE = envint("REVIEW_AT_ONCE", 1)
+if min(REVIEW_LIMIT_PER_READER, REVIEW_HANDS_PER_REQUEST, REVIEW_AT_ONCE) < 1:
+    raise ImproperlyConfigured(
+        "REVIEW_LIMIT_PER_READER, REVIEW_HANDS_PER_REQUEST and REVIEW_AT_ONCE must be at least 1"
+    )
 _WINDOWS = (
     API_RATE_WINDOW,
     CHALLENGE_LIMIT_WINDOW,
     BEA_MATCH_LIMIT_WINDOW,
     LESSON_LIMIT_WINDOW,
     SEARCH_LIMIT_WINDOW,
+    REVIEW_LIMIT_WINDOW,
 )
 if min(_WINDOWS) <= 0:
     raise ImproperlyConfigured(
-        "API_RATE_WINDOW, CHALLENGE_LIMIT_WINDOW, BEA_MATCH_LIMIT_WINDOW, LESSON_LIMIT_WINDOW "
-        "and SEARCH_LIMIT_WINDOW must be more than 0"
+        "API_RATE_WINDOW, CHALLENGE_LIMIT_WINDOW, BEA_MATCH_LIMIT_WINDOW, LESSON_LIMIT_WINDOW, "
+        "SEARCH_LIMIT_WINDOW and REVIEW_LIMIT_WINDOW must be more than 0"
     )
 
 # Web Push (README, "Configuration"): the site signs its pushes with this VAPID private key

@@ -55,6 +55,10 @@ LESSON_LIMIT_PER_BROWSER = 100_000
 LESSON_LIMIT_PER_ADDRESS = 100_000
 SEARCH_LIMIT_PER_PLAYER = 100_000
 SEARCH_LIMIT_PER_ADDRESS = 100_000
+# Bea's reviews likewise, and the hands judged at once, which in PostgreSQL/Redis mode every
+# test process counts together (tests/review/test_budget.py sets the shipped values).
+REVIEW_LIMIT_PER_READER = 100_000
+REVIEW_AT_ONCE = 100_000
 
 # The same for new accounts per address (allauth counts in the cache, which most test
 # directories do not clear); tests/accounts/test_signup_limit.py sets the shipped value.

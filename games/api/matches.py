@@ -27,6 +27,8 @@ from games.models import Match, Seat, seats_with_players
 from games.readers import view_for
 from games.records import matches as history
 from games.records import replays
+from games.review import budget
+from games.review import context as review_context
 from games.state_cache import load_state
 from games.table import add_ons as extras
 from ginsite.lib.apikit import (
@@ -424,15 +426,20 @@ def get_match(request: HttpRequest, match_id: str) -> dict[str, Any]:
     tags=["matches"],
 )
 def hand_replay(request: HttpRequest, match_id: str, hand_number: PathInt) -> dict[str, Any]:
-    """A finished hand, move by move: both hands at every step, Bea's notes, the result. For
+    """A finished hand, move by move: both hands at every step, Bea's notes, the result, and
+    her review (`review`: what each decision cost; docs/review.md says for whom). For
     the players and anyone who may watch the match; a hand still in play is 404, like one that
     does not exist."""
-    match = api_asker.reader(user_of(request), match_id).match
+    user = user_of(request)
+    asker = api_asker.reader(user, match_id)
     try:
-        replay = replays.replay_of(match, hand_number)
+        replay = replays.replay_of(asker.match, hand_number)
     except replays.NoSuchHand:
         raise NotFound("There is no finished hand of that number in this match.") from None
-    return replays.as_json(replay)
+    review = review_context.for_hand(replay, asker, budget.reader_of(request, user))
+    review.pop("match", None)
+    review.pop("rows", None)
+    return {**replays.as_json(replay), "review": review}
 
 
 @router.post(

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from ninja import Field, Schema
 
 from games.api.view_schema import CARD, CARDS, HAND_RESULT, obj, replacing
+from games.review.schemas import HandReviewOut
 
 # A logged action as a replay shows it: the mover's seat is beside it (``ReplayMove.seat``).
 LOGGED_ACTION = obj(
@@ -93,6 +94,9 @@ class ReplayOut(Schema):
     )
     scores: list[int] = Field(description="The match's scores once this hand was scored.")
     url: str = Field(description="The replay's page.")
+    review: HandReviewOut = Field(
+        description="Bea's review of the hand: what each decision cost (docs/review.md)."
+    )
     shuffle: RevealedShuffle | None = Field(
         description="The provably fair shuffle revealed (docs/fairness.md); null for a hand "
         "that was not dealt by it."

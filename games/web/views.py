@@ -26,6 +26,8 @@ from games.live import correspondence, presence
 from games.models import Match
 from games.readers import view_for
 from games.records import replays
+from games.review import budget
+from games.review import context as review_context
 from games.table.context import hints_allowed, table_context
 from games.table.regions import render_regions
 from games.web import asker as page_asker
@@ -303,7 +305,8 @@ def resign(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
 @require_GET
 def replay(request: HtmxHttpRequest, public_id: str, hand: int) -> HttpResponse:
-    """A finished hand, move by move, both hands face up, with Bea's notes (``?move=n``: the
+    """A finished hand, move by move, both hands face up, with Bea's notes and her review
+    (``games.review``: each decision's cost, for whom it is shown) (``?move=n``: the
     position after the hand's n-th action; 0, the deal). Links step through it without
     JavaScript; with it, htmx swaps the stage and the arrow keys step (replay.js). For its
     players, the owner of a pass-and-play match, and whoever may watch it."""
@@ -320,7 +323,8 @@ def replay(request: HtmxHttpRequest, public_id: str, hand: int) -> HttpResponse:
         raise Http404(_("No such hand: it is not over yet, or there is none.")) from None
     # Anything but a move's number in ASCII digits shows the start of the hand.
     move = numbers.parse(request.GET.get("move", ""), high=999_999) or 0
-    context = replays.page_context(review, move)
+    judged = review_context.for_hand(review, asker, budget.reader_of(request))
+    context = review_context.on_page(replays.page_context(review, move), judged)
     if request.htmx:
         return HttpResponse(
             render_to_string("games/replay.html#stage", context, request)

@@ -294,8 +294,9 @@ def test_every_operation_answers_as_the_schema_says(
     a.post(f"/matches/{rated}/offers/{again['id']}/withdraw", {"version": a.version(rated)})
     finished = _play_to_the_end({0: a, 1: b}, rated)
     assert finished["status"] == "finished"
-    for hand in finished["view"]["history"][:2]:  # replays, with Bea's notes
+    for hand in finished["view"]["history"][:2]:  # replays, with Bea's notes and review
         a.get(f"/matches/{rated}/hands/{hand['hand_number']}/replay")
+    a.get(f"/matches/{rated}/review")  # Bea's review of the whole match
     c.get(f"/matches/{rated}")  # a finished match, watched
     rematch = b.post(f"/matches/{rated}/offers", {"kind": "rematch", "version": b.version(rated)})
     answered = a.post(

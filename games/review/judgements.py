@@ -1,0 +1,141 @@
+"""Bea's judgement of finished hands: computed on demand, stored, and shown to whom it may be.
+
+A hand is judged only once it is over (its replay exists: ``games.records.replays`` refuses a
+hand in play), never on a move's path, and each of its decisions from the mover's own view at
+that moment (``player_view``: their hand, the pile, the public log; ``games.ai.judge``). Bea's
+own seat is not judged. A judged hand is stored (``HandJudgement``); judging a new one spends
+the reader's budget (``games.review.budget``).
+
+Who sees what (docs/review.md): while the match runs, a player sees the judgement of their own
+decisions in its finished hands (the owner of a pass-and-play match, both seats'), and a
+watcher sees none; once the match is over, everyone who may read its replays sees every
+judged seat's.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.conf import settings
+
+from games.access import Asker
+from games.ai import judge
+from games.engine import MatchState, player_view
+from games.models import Match, Seat
+from games.records import replays
+
+from . import budget, marks
+from .models import HandJudgement
+
+#: Bumped when judgements change, so that stored ones of an older kind are redone.
+VERSION = 1
+
+Decision = dict[str, Any]
+
+
+def reviewed_seats(match: Match) -> tuple[int, ...]:
+    """The seats whose decisions are judged: every seat but Bea's."""
+    return tuple(s.number for s in match.seats.all() if s.kind != Seat.Kind.BEA)
+
+
+def shown_seats(asker: Asker) -> tuple[int, ...]:
+    """The seats whose judged decisions ``asker`` may see now (see the module's docstring)."""
+    match = asker.match
+    if asker.nobody:
+        return ()
+    reviewed = reviewed_seats(match)
+    if not match.is_active or asker.owner:
+        return reviewed
+    return (asker.seat,) if asker.seat in reviewed else ()
+
+
+def stored(match: Match, hand_number: int) -> list[Decision] | None:
+    """The hand's judged decisions if they were judged (by this version of the judge)."""
+    row = HandJudgement.objects.filter(match=match, hand_number=hand_number).first()
+    if row is None or row.version != VERSION:
+        return None
+    return list(row.decisions)
+
+
+def judge_hand(match: Match, hand_number: int, positions: list[MatchState]) -> list[Decision]:
+    """Judge every decision of the reviewed seats in one finished hand. The random numbers are
+    seeded by the match's public id and the position, so a judgement repeats."""
+    seats = reviewed_seats(match)
+    decisions = []
+    for index in range(1, len(positions)):
+        move = positions[index].moves[-1]
+        seat = move["seat"]
+        if seat not in seats:
+            continue
+        view = player_view(positions[index - 1], seat)
+        rng = random.Random(f"review:{match.public_id}:{hand_number}:{index}")
+        judged = judge.judge(view, move, rng)
+        if judged is not None:
+            decisions.append({"index": index, "seat": seat, **judged})
+    return decisions
+
+
+def decisions_of(replay: replays.Replay, reader: str) -> list[Decision]:
+    """The hand's judged decisions: stored, or judged now on ``reader``'s budget (which may
+    raise ``budget.Spent``)."""
+    found = stored(replay.match, replay.hand_number)
+    if found is not None:
+        return found
+    with budget.judging(reader):
+        decisions = judge_hand(replay.match, replay.hand_number, replay.positions)
+    # Two first readers at once: the unique (match, hand_number) keeps one row, and both
+    # judged the same decisions with the same random numbers.
+    HandJudgement.objects.update_or_create(
+        match=replay.match,
+        hand_number=replay.hand_number,
+        defaults={"decisions": decisions, "version": VERSION},
+    )
+    return decisions
+
+
+def seat_summary(decisions: list[Decision], seat: int) -> dict[str, Any]:
+    """One seat's accuracy over ``decisions`` and how many of each mark it got."""
+    costs = [d["cost"] for d in decisions if d["seat"] == seat]
+    counts = {name: 0 for name, _ in marks.MARKS}
+    for cost in costs:
+        name = marks.mark(cost)
+        if name:
+            counts[name] += 1
+    return {"seat": seat, "accuracy": marks.overall(costs), "decisions": len(costs), **counts}
+
+
+def worst(decisions: list[Decision], count: int = 3) -> list[Decision]:
+    """The costliest marked decisions, costliest first (the earlier one on a tie)."""
+    marked = [d for d in decisions if marks.mark(d["cost"])]
+    marked.sort(key=lambda d: (-d["cost"], d.get("hand_number", 0), d["index"]))
+    return marked[:count]
+
+
+def match_decisions(
+    match: Match, reader: str, first: int | None = None
+) -> tuple[dict[int, list[Decision]], int | None]:
+    """The judged decisions of the match's finished hands, hand by hand: those stored, and up
+    to ``REVIEW_HANDS_PER_REQUEST`` judged now (hand ``first`` before the others). With them,
+    the seconds to wait when the budget stopped a hand from being judged (else None)."""
+    numbers = replays.finished_hands(match)
+    if first in numbers:
+        numbers = [first] + [n for n in numbers if n != first]
+    out: dict[int, list[Decision]] = {}
+    fresh = 0
+    retry: int | None = None
+    for number in numbers:
+        found = stored(match, number)
+        if found is None:
+            # Past the budget, or this request's share of it, the hands judged before still
+            # count; no other is judged.
+            if retry is not None or fresh >= settings.REVIEW_HANDS_PER_REQUEST:
+                continue
+            fresh += 1
+            try:
+                found = decisions_of(replays.replay_of(match, number), reader)
+            except budget.Spent as spent:
+                retry = spent.retry_after
+                continue
+        out[number] = found
+    return dict(sorted(out.items())), retry
