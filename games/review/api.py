@@ -26,14 +26,20 @@ router = Router()
 )
 def match_review(request: HttpRequest, match_id: str) -> dict[str, Any]:
     """Bea's review of a match's finished hands: accuracy per player, per hand, and the worst
-    decisions. While the match runs, for its players only (each their own decisions); once it
-    is over, for whoever may watch it. Judging hands costs a budget (docs/review.md): past it,
+    decisions. While the match runs, for its players only (each their own decisions) and only
+    where the hint is offered (against Bea, or both players agreed to hints); once it is over,
+    for whoever may watch it. Judging hands costs a budget (docs/review.md): past it,
     429 with Retry-After; a long match may take a few requests (`complete`)."""
     user = user_of(request)
     asker = api_asker.reader(user, match_id)
     found = context.for_match(asker, budget.reader_of(request, user))
     if found["status"] == "hidden":
-        raise NotAllowed(_("Bea's review of a running match is for its players."))
+        raise NotAllowed(
+            _(
+                "While a match is played, Bea's review is for its players where her hint is "
+                "offered: against her, or when both players agreed to hints."
+            )
+        )
     if found["status"] == "later":
         raise TooMany(_("Too many reviews were asked for just now."), found["retry_after"])
     found.pop("decisions")

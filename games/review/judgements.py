@@ -7,9 +7,9 @@ own seat is not judged. A judged hand is stored (``HandJudgement``); judging a n
 the reader's budget (``games.review.budget``).
 
 Who sees what (docs/review.md): while the match runs, a player sees the judgement of their own
-decisions in its finished hands (the owner of a pass-and-play match, both seats'), and a
-watcher sees none; once the match is over, everyone who may read its replays sees every
-judged seat's.
+decisions in its finished hands where the hint is offered (against Bea, or between two people
+who agreed to hints; the owner of a pass-and-play match, both seats'), and a watcher sees none;
+once the match is over, everyone who may read its replays sees every judged seat's.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from games.ai import judge
 from games.engine import MatchState, player_view
 from games.models import Match, Seat
 from games.records import replays
+from games.table.context import hints_allowed
 
 from . import budget, marks
 from .models import HandJudgement
@@ -47,6 +48,10 @@ def shown_seats(asker: Asker) -> tuple[int, ...]:
     reviewed = reviewed_seats(match)
     if not match.is_active or asker.owner:
         return reviewed
+    if not hints_allowed(match):
+        # Bea's judgement is her help, as the hint is: between two people who did not agree
+        # to hints it would be a third player at the table, so it waits for the match's end.
+        return ()
     return (asker.seat,) if asker.seat in reviewed else ()
 
 

@@ -41,8 +41,11 @@ def shipped(settings):  # type: ignore[no-untyped-def]
 
 
 def finished(alice: User, bob: User, *, over: bool = False) -> Match:
-    """A lobby match whose first hand is over; with ``over``, bob then resigns it."""
+    """A lobby match whose first hand is over, both players having agreed to hints (so that
+    each sees their own review while it runs); with ``over``, bob then resigns it."""
     match = lobby_match(alice, bob, deck=DECK)
+    Match.objects.filter(pk=match.pk).update(hints=True)
+    match.refresh_from_db()
     first_hand(match)
     if over:
         match.refresh_from_db()

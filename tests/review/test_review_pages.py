@@ -40,8 +40,11 @@ def play(match: Match, moves: tuple[str, ...]) -> None:
 
 @pytest.fixture
 def lobby(alice: User, bob: User) -> Match:
-    """Hand 1 of UNDERCUT played and over (alice knocked into bob's undercut), hand 2 dealt."""
+    """Hand 1 of UNDERCUT played and over (alice knocked into bob's undercut), hand 2 dealt;
+    both players agreed to hints when the match was made."""
     match = lobby_match(alice, bob, deck=UNDERCUT_DECK)
+    Match.objects.filter(pk=match.pk).update(hints=True)
+    match.refresh_from_db()
     play(match, UNDERCUT)
     assert load_state(match).phase == "hand_over"
     play(match, ("1 next_hand",))
@@ -79,7 +82,7 @@ def test_a_watcher_sees_none_until_the_match_is_over(
     lobby: Match, alice: User, bob: User, carol: User
 ):
     html = signed_in(carol).get(page(lobby, 1, UNDERCUT_AT)).content.decode()
-    assert "is for its players while it is played" in html
+    assert "review is for its players where her hint is offered" in html
     assert "held on" not in html and "review-accuracy" not in html
     hidden = review_of(carol, lobby)
     assert hidden["status"] == "hidden" and not hidden["decisions"] and not hidden["seats"]
@@ -93,6 +96,27 @@ def test_a_watcher_sees_none_until_the_match_is_over(
     assert whole["complete"] and whole["hands_finished"] == 1
     assert [s["seat"] for s in whole["seats"]] == [0, 1]
     assert whole["worst"][0]["hand_number"] == 1 and whole["worst"][0]["name"] in ("alice", "bob")
+
+
+def test_between_players_who_did_not_agree_to_hints_the_review_waits_for_the_end(
+    lobby: Match, alice: User, bob: User
+):
+    # Bea's judgement of the hands so far is her help, as the hint is: not while two people
+    # who did not agree to hints still play.
+    Match.objects.filter(pk=lobby.pk).update(hints=False)
+    lobby.refresh_from_db()
+    html = signed_in(alice).get(page(lobby, 1, UNDERCUT_AT)).content.decode()
+    assert "held on" not in html and "review-accuracy" not in html
+    assert "when both players agreed to hints" in html
+    assert review_of(alice, lobby)["status"] == "hidden"
+    refused = Api(token_for(alice)).get(f"/matches/{lobby.public_id}/review")
+    assert refused.status_code == 403
+    assert "both players agreed to hints" in json.loads(refused.content)["message"]
+    assert not HandJudgement.objects.exists()  # nothing judged for a review nobody may see
+    lobby.refresh_from_db()
+    services.resign(lobby, 1, lobby.version)
+    review = review_of(alice, lobby)
+    assert review["status"] == "ready" and {d["seat"] for d in review["decisions"]} == {0, 1}
 
 
 def test_a_hand_in_play_shows_no_review(lobby: Match, alice: User):
