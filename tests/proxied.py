@@ -158,6 +158,7 @@ def served_through_nginx() -> Iterator[ProxiedSite]:
 @contextmanager
 def _served(tmp: Path) -> Iterator[ProxiedSite]:
     env = _site_environment(tmp)
+    started = time.monotonic()
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
         cwd=ROOT,
@@ -185,6 +186,7 @@ def _served(tmp: Path) -> Iterator[ProxiedSite]:
     )
     try:
         _wait_ready(site)
+        print(f"site behind nginx up after {time.monotonic() - started:.0f} s")
         yield site
     finally:
         process.send_signal(signal.SIGTERM)
