@@ -78,6 +78,9 @@ class Nginx:
     def write(self, ports: list[int]) -> None:
         """Render the configuration for these workers, and have nginx check it."""
         self.conf.write_text(render(self.config, ports, self.cert, self.key))
+        # The pages nginx answers itself, beside its configuration, where its workers read.
+        for name in ("unavailable.html", "unavailable.json"):
+            shutil.copyfile(ROOT / "deploy" / name, self.config.run_dir / name)
         subprocess.run(self._command("-t", "-q"), check=True)
 
     def start(self) -> None:
