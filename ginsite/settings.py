@@ -131,9 +131,10 @@ def envnetworks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network
         raise ImproperlyConfigured(f"{name} must list addresses or networks: {bad}") from None
 
 
-# The reverse proxies in front of the workers (nginx: scripts/serve, docs/deploy.md). Only a
-# request from one of them has its client's address read from X-Forwarded-For, and only they
-# may send the X-Forwarded-* headers at all (ginsite.serving.proxy); unset, nobody may.
+# The reverse proxies in front of the workers (nginx: scripts/serve, docs/deploy.md). Once set,
+# only a request from one of them has its client's address read from X-Forwarded-For, and only
+# they may send the X-Forwarded-* headers at all (ginsite.serving.proxy); unset, X-Forwarded-For
+# is never read and the headers pass as they came.
 TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES")
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", False)
 # Load balancers probe the health check over plain HTTP, straight at a worker.

@@ -8,11 +8,13 @@ their sign-up, login-failure and invalid-token limits counted against someone el
 or a fresh address at every request. (daphne's ``--proxy-headers`` believes the header from
 anyone, so the site does not use it.)
 
-So, for HTTP and websockets alike: a request from one of ``TRUSTED_PROXIES`` gets as its
-client the rightmost address in ``X-Forwarded-For`` that is not itself a trusted proxy (what
-the client wrote to the left of it is not believed); a request from anywhere else loses its
-``X-Forwarded-*`` headers before Django or a consumer sees them, so neither its address nor
-``SECURE_PROXY_SSL_HEADER`` can be forged.
+So, once ``TRUSTED_PROXIES`` names the proxies, for HTTP and websockets alike: a request from
+one of them gets as its client the rightmost address in ``X-Forwarded-For`` that is not itself a
+trusted proxy (what the client wrote to the left of it is not believed); a request from
+anywhere else loses its ``X-Forwarded-*`` headers before Django or a consumer sees them, so
+neither its address nor ``SECURE_PROXY_SSL_HEADER`` can be forged. With ``TRUSTED_PROXIES``
+unset nothing changes: the address is the peer's, and the headers pass as they came (a site
+behind a proxy of its own that set only ``SECURE_PROXY_SSL_HEADER`` keeps working).
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ class TrustedProxy:
         self.proxies = list(proxies)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
-        if scope.get("type") in ("http", "websocket"):
+        if self.proxies and scope.get("type") in ("http", "websocket"):
             scope = self._rewritten(scope)
         return await self.app(scope, receive, send)
 

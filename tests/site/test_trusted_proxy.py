@@ -17,7 +17,9 @@ from tests.envsettings import load_settings
 PROXY = [ipaddress.ip_network("127.0.0.1/32"), ipaddress.ip_network("::1/128")]
 
 
-def seen(client: str, headers: dict[str, str], kind: str = "http") -> dict[str, Any]:
+def seen(
+    client: str, headers: dict[str, str], kind: str = "http", proxies: list[Any] = PROXY
+) -> dict[str, Any]:
     """The scope the site sees of a request from ``client`` with ``headers``."""
     got: dict[str, Any] = {}
 
@@ -29,7 +31,7 @@ def seen(client: str, headers: dict[str, str], kind: str = "http") -> dict[str, 
         "client": [client, 40000],
         "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
     }
-    asyncio.run(TrustedProxy(app, PROXY)(scope, None, None))
+    asyncio.run(TrustedProxy(app, proxies)(scope, None, None))
     return got
 
 
@@ -64,7 +66,15 @@ def test_it_keeps_the_proxys_address_when_the_header_is_not_an_address() -> None
     assert scope["client"][0] == "127.0.0.1"
 
 
-def test_it_trusts_nobody_when_no_proxy_is_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_proxies_configured_the_address_is_the_peers_and_headers_pass() -> None:
+    # As before TRUSTED_PROXIES: a site behind its own proxy with SECURE_PROXY_SSL_HEADER set.
+    headers = {"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"}
+    scope = seen("127.0.0.1", headers, proxies=[])
+    assert scope["client"][0] == "127.0.0.1"
+    assert header(scope, b"x-forwarded-proto") == "https"
+
+
+def test_the_proxies_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert load_settings(monkeypatch)["TRUSTED_PROXIES"] == []
     proxies = load_settings(monkeypatch, TRUSTED_PROXIES="127.0.0.1, 10.0.0.0/8")
     assert proxies["TRUSTED_PROXIES"] == [
