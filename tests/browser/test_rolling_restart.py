@@ -88,7 +88,6 @@ def test_a_rolling_restart_during_live_play(
 ) -> None:
     # ginclient verifies the site's certificate as any app does: here, the self-signed one.
     monkeypatch.setenv("SSL_CERT_FILE", str(site.cert))
-    t0 = time.monotonic()
     dave = User.objects.create_user(username="dave", password=password)
     contexts: list[BrowserContext] = [
         browser.new_context(viewport=PHONE, ignore_https_errors=True) for _ in range(2)
@@ -113,19 +112,7 @@ def test_a_rolling_restart_during_live_play(
             page.wait_for_url(f"{site.base}/games/{people}/", timeout=TURN_MS)
             page.wait_for_function("document.getElementById('table-version') !== null")
 
-        # Two apps: their event sockets, and their match played by POST /actions.
-        carol_api, dave_api = api_client(site, carol), api_client(site, dave)
-        sockets = [
-            EventSocket(f"wss://localhost:{site.https_port}/ws/events/", c.token, site.tls())
-            for c in (carol_api, dave_api)
-        ]
-        for socket in sockets:
-            socket.start()
-        # An open event socket puts its player in the lobby, where a challenge may reach them.
-        while not all(socket.seqs or socket.opened for socket in sockets):
-            assert time.monotonic() - t0 < 60, "the event sockets did not open"
-            time.sleep(0.05)
-        apps = ApiMatch({0: carol_api, 1: dave_api}, challenge(site, carol_api, "dave", dave_api))
+        apps, sockets, clients = two_apps(site, carol, dave)
         player = apps.start()
 
         taps: list[str] = []
@@ -146,39 +133,69 @@ def test_a_rolling_restart_during_live_play(
         for socket in sockets:
             socket.stop.set()
 
-        # The people: no error page or answer; each table's socket was cut and came back, and
-        # each page shows the table as it stands.
         assert errors == []
         # No tap was lost: a move whose socket closed under it went again on the next one.
         assert "again" not in taps, taps
-        people_match = Match.objects.get(public_id=people)
-        for page, watch in zip(pages, watches, strict=True):
-            _, table_sockets = watch.since(f"{site.base}/games/{people}/")
-            assert len(table_sockets) >= 2, "the table's socket was never cut and reopened"
-            page.wait_for_function(
-                "v => parseInt(document.getElementById('table-version').dataset.version, 10) == v",
-                arg=people_match.version,
-                timeout=TURN_MS,
-            )
-        assert any(my_move(page) for page in pages), "the table stopped"
-
-        # The apps: every move answered (no refusal, no 5xx after ginclient's retries), each
-        # confirmed move in the match's log once, some of them during the restart; every event
-        # socket reconnected and got every event once, in order.
-        assert apps.errors == []
-        app_match = Match.objects.get(public_id=apps.match_id)
-        seqs = list(
-            Action.objects.filter(match=app_match).order_by("seq").values_list("seq", flat=True)
-        )
-        confirmed = [v for _, v in apps.confirmed]
-        assert sorted(confirmed) == seqs == list(range(1, app_match.version + 1))
-        assert any(began <= when <= ended for when, _ in apps.confirmed)
-        for socket, client in zip(sockets, (carol_api, dave_api), strict=True):
-            assert socket.opened >= 2, "the event socket was never cut and reopened"
-            assert socket.seqs == list(range(1, len(socket.seqs) + 1))
-            missed = client.get("/events", since=socket.seqs[-1])
-            assert missed["events"] == []
+        people_at_their_table(site, people, pages, watches)
+        apps_missed_nothing(apps, sockets, clients, began, ended)
         print(f"restart {ended - began:.0f} s, {len(taps)} taps, {len(apps.confirmed)} app moves")
     finally:
         for context in contexts:
             context.close()
+
+
+def two_apps(
+    site: ProxiedSite, carol: User, dave: User
+) -> tuple[ApiMatch, list[EventSocket], tuple[Client, Client]]:
+    """Two apps with their event sockets open (which puts them in the lobby, where a challenge
+    may reach them), and their match, to be played by POST /actions."""
+    clients = (api_client(site, carol), api_client(site, dave))
+    url = f"wss://localhost:{site.https_port}/ws/events/"
+    sockets = [EventSocket(url, client.token, site.tls()) for client in clients]
+    for socket in sockets:
+        socket.start()
+    deadline = time.monotonic() + 60
+    while not all(socket.opened for socket in sockets):
+        assert time.monotonic() < deadline, "the event sockets did not open"
+        time.sleep(0.05)
+    match = challenge(site, clients[0], "dave", clients[1])
+    return ApiMatch({0: clients[0], 1: clients[1]}, match), sockets, clients
+
+
+def people_at_their_table(
+    site: ProxiedSite, people: str, pages: list[Page], watches: list[Watch]
+) -> None:
+    """Each page's table socket was cut and came back, and the page shows the table as it
+    stands, still in play."""
+    match = Match.objects.get(public_id=people)
+    for page, watch in zip(pages, watches, strict=True):
+        _, table_sockets = watch.since(f"{site.base}/games/{people}/")
+        assert len(table_sockets) >= 2, "the table's socket was never cut and reopened"
+        page.wait_for_function(
+            "v => parseInt(document.getElementById('table-version').dataset.version, 10) == v",
+            arg=match.version,
+            timeout=TURN_MS,
+        )
+    assert any(my_move(page) for page in pages), "the table stopped"
+
+
+def apps_missed_nothing(
+    apps: ApiMatch,
+    sockets: list[EventSocket],
+    clients: tuple[Client, Client],
+    began: float,
+    ended: float,
+) -> None:
+    """Every move answered (no refusal, no 5xx after ginclient's retries), each confirmed
+    move in the match's log once, some of them during the restart; every event socket
+    reconnected and got every event once, in order, and none is left unsent."""
+    assert apps.errors == []
+    match = Match.objects.get(public_id=apps.match_id)
+    seqs = list(Action.objects.filter(match=match).order_by("seq").values_list("seq", flat=True))
+    confirmed = [version for _, version in apps.confirmed]
+    assert sorted(confirmed) == seqs == list(range(1, match.version + 1))
+    assert any(began <= when <= ended for when, _ in apps.confirmed)
+    for socket, client in zip(sockets, clients, strict=True):
+        assert socket.opened >= 2, "the event socket was never cut and reopened"
+        assert socket.seqs == list(range(1, len(socket.seqs) + 1))
+        assert client.get("/events", since=socket.seqs[-1])["events"] == []
