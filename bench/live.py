@@ -34,6 +34,7 @@ import random
 import secrets
 import signal
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -51,6 +52,7 @@ from urllib.parse import urlsplit, urlunsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from bench.live_proxy import Front, nginx_in_front
 from ginclient.api import only_seed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -577,8 +579,10 @@ class Http:
     ``fresh``, a new connection for every request, closed after its answer, as a client on
     ``urllib`` makes them (``ginclient``)."""
 
-    def __init__(self, port: int, token: str = "", *, fresh: bool = False) -> None:
-        self.port, self.token, self.fresh = port, token, fresh
+    def __init__(
+        self, port: int, token: str = "", *, fresh: bool = False, tls: ssl.SSLContext | None = None
+    ) -> None:
+        self.port, self.token, self.fresh, self.tls = port, token, fresh, tls
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.lock = asyncio.Lock()
@@ -620,7 +624,12 @@ class Http:
         for attempt in range(2):
             reused = self.writer is not None
             if self.reader is None or self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+                self.reader, self.writer = await asyncio.open_connection(
+                    "127.0.0.1",
+                    self.port,
+                    ssl=self.tls,
+                    server_hostname="localhost" if self.tls else None,
+                )
             try:
                 self.writer.write(request)
                 await self.writer.drain()
@@ -672,8 +681,8 @@ def _why(error: BaseException) -> str:
     return type(error).__name__ + (f" {received.code}" if received is not None else "")
 
 
-async def open_socket(url: str) -> ClientConnection:
-    return await connect(url, max_size=None, compression=None, open_timeout=HTTP_TIMEOUT)
+async def open_socket(url: str, tls: ssl.SSLContext | None = None) -> ClientConnection:
+    return await connect(url, max_size=None, compression=None, open_timeout=HTTP_TIMEOUT, ssl=tls)
 
 
 async def close_sockets(sockets: list[ClientConnection]) -> None:
@@ -834,14 +843,20 @@ class Site:
     """The benchmark's clients of one running site."""
 
     def __init__(
-        self, servers: list[Server], credentials: list[tuple[str, str]], client: Client
+        self,
+        servers: list[Server],
+        credentials: list[tuple[str, str]],
+        client: Client,
+        front: Front | None = None,
     ) -> None:
         self.servers, self.client = servers, client
+        # Through nginx (``--via-proxy``) every player connects to it, over TLS.
+        self.tls = front.tls if front else None
         fresh = client.connections == "fresh"
         self.players = [
-            Player(name, token, port, Http(port, token, fresh=fresh))
+            Player(name, token, port, Http(port, token, fresh=fresh, tls=self.tls))
             for i, (name, token) in enumerate(credentials)
-            for port in [servers[i % len(servers)].port]
+            for port in [front.port if front else servers[i % len(servers)].port]
         ]
         self.matches: dict[str, Match] = {}
         self.errors: Counter[str] = Counter()
@@ -856,14 +871,15 @@ class Site:
     # Event sockets.
 
     def socket_url(self, player: Player) -> str:
-        return f"ws://127.0.0.1:{player.port}/ws/events/?token={player.token}"
+        where = f"wss://localhost:{player.port}" if self.tls else f"ws://127.0.0.1:{player.port}"
+        return f"{where}/ws/events/?token={player.token}"
 
     async def connect_all(self) -> None:
         async def join(player: Player) -> None:
             # Connected means the hello has come: the stream has put the player in the lobby
             # and counts its events from here (without ``since``, earlier ones are not sent).
             try:
-                player.ws = await open_socket(self.socket_url(player))
+                player.ws = await open_socket(self.socket_url(player), self.tls)
                 async with asyncio.timeout(HTTP_TIMEOUT):
                     hello = await player.ws.recv()
                 self.on_frame(player, str(hello))
@@ -894,7 +910,8 @@ class Site:
             self.errors[f"event socket closed by the server ({ws.close_code})"] += 1
             since = (player.next_seq or 1) - 1
             try:
-                ws = player.ws = await open_socket(f"{self.socket_url(player)}&since={since}")
+                url = f"{self.socket_url(player)}&since={since}"
+                ws = player.ws = await open_socket(url, self.tls)
             except (OSError, TimeoutError) as error:
                 self.errors[f"event socket not reopened: {type(error).__name__}"] += 1
                 return
@@ -1204,7 +1221,7 @@ class Site:
 
         async def open_one(player: Player) -> None:
             try:
-                ws = await open_socket(self.socket_url(player))
+                ws = await open_socket(self.socket_url(player), self.tls)
                 sockets.append(ws)
                 async with asyncio.timeout(HTTP_TIMEOUT):
                     await ws.recv()  # the hello: the stream is up
@@ -1229,7 +1246,7 @@ class Site:
         the minute, its own socket and its challenge included."""
         owners = max(len(self.servers), math.ceil(count / IDLE_SOCKETS_PER_PLAYER))
         firsts = self.players[:owners]
-        warm = [await open_socket(self.socket_url(p)) for p in firsts]
+        warm = [await open_socket(self.socket_url(p), self.tls) for p in firsts]
         for ws in warm:
             await ws.recv()
         try:
@@ -1322,12 +1339,14 @@ def per_player(values: list[int]) -> dict[str, float]:
     }
 
 
-async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]:
-    tag = f"[{config.name}]"
+async def run_config(
+    config: Config, args: argparse.Namespace, *, via_proxy: bool = False
+) -> dict[str, Any]:
+    tag = f"[{config.name}{' via nginx' if via_proxy else ''}]"
     n = args.matches
     result: dict[str, Any] = {
-        "config": config.name,
-        "title": config.title_under(args.server),
+        "config": config.name + ("+nginx" if via_proxy else ""),
+        "title": config.title_under(args.server) + (", behind nginx (TLS)" if via_proxy else ""),
         "server": args.server,
         "matches": n,
         "players": 2 * n,
@@ -1367,7 +1386,11 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
             stack, "site", "ginsite.asgi:application", config.workers, env, log_dir, args.server
         )
         await asyncio.gather(*(s.wait_ready("/api/v1/me") for s in servers))
-        site = Site(servers, credentials, args.client)
+        front = None
+        if via_proxy:
+            say(f"{tag} starting nginx in front of them (deploy/nginx.conf, TLS)")
+            front = stack.enter_context(nginx_in_front([s.port for s in servers]))
+        site = Site(servers, credentials, args.client, front)
         try:
             idle = max(IDLE_SOCKETS_MIN, 2 * n)
             result["idle_sockets"] = idle
@@ -1398,6 +1421,7 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
             say(f"{tag} playing {len(site.matches)} matches for {args.seconds:.0f} s")
             meter = Meter(servers, env["DATABASE_URL"], redis=config.distributed)
             meter.begin()
+            nginx_cpu = nginx_seconds(front)
             client_cpu = time.process_time()
             begun = time.perf_counter()
             with sampled(servers, args.py_spy and str(Path(args.py_spy) / config.name)):
@@ -1405,6 +1429,8 @@ async def run_config(config: Config, args: argparse.Namespace) -> dict[str, Any]
             wall = time.perf_counter() - begun
             client_cpu = time.process_time() - client_cpu
             parts = meter.end()
+            if front is not None:
+                parts["nginx"] = nginx_seconds(front) - nginx_cpu
             cpu_play = {s.name: s.cpu() for s in servers}
             result["stored_play"] = {
                 kind: {k: v - stored_setup.get(kind, {}).get(k, 0) for k, v in counts.items()}
@@ -1547,6 +1573,12 @@ def render(r: dict[str, Any]) -> str:
                 lines.append(f"    {server}: {count} x {line}")
     relay = {k: v["tracebacks"] for k, v in r["relay_log"].items()}
     lines.append(f"  relay log tracebacks: {relay}")
+    if "proxy_cost" in r:
+        cost = r["proxy_cost"]
+        lines.append(
+            "  nginx's cost against the run without it: "
+            + ", ".join(f"{k} {v}" for k, v in cost.items())
+        )
     return "\n".join(lines)
 
 
@@ -1579,6 +1611,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--py-spy", metavar="DIR", help="sample the servers during play (py-spy, raw stacks)"
     )
+    parser.add_argument(
+        "--via-proxy",
+        action="store_true",
+        help="run each config twice, without and with nginx in front (deploy/nginx.conf, TLS)",
+    )
     defaults = Client()
     parser.add_argument(
         "--pace", choices=("random", "even"), default=defaults.pace, help=moments.__doc__
@@ -1607,14 +1644,44 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 async def run_all(args: argparse.Namespace) -> list[dict[str, Any]]:
     results = []
     for name in args.configs:
-        begun = time.perf_counter()
-        result = await run_config(CONFIGS[name], args)
-        result["wall_seconds"] = round(time.perf_counter() - begun, 1)
-        say(f"[{name}] done in {result['wall_seconds']:.0f} s")
-        print(render(result), flush=True)
-        print(flush=True)
-        results.append(result)
+        direct = None
+        for via_proxy in (False, True) if args.via_proxy else (False,):
+            begun = time.perf_counter()
+            result = await run_config(CONFIGS[name], args, via_proxy=via_proxy)
+            result["wall_seconds"] = round(time.perf_counter() - begun, 1)
+            say(f"[{result['config']}] done in {result['wall_seconds']:.0f} s")
+            if direct is not None:
+                result["proxy_cost"] = proxy_cost(direct, result)
+            print(render(result), flush=True)
+            print(flush=True)
+            results.append(result)
+            direct = result
     return results
+
+
+def nginx_seconds(front: Front | None) -> float:
+    """CPU seconds of nginx's processes so far (its master and workers)."""
+    return sum(cpu_seconds(pid) for pid in process_tree(front.pid)) if front else 0.0
+
+
+def proxy_cost(direct: dict[str, Any], proxied: dict[str, Any]) -> dict[str, Any]:
+    """What nginx added per move, same players and pace without it and with it: the move's
+    round trip and its push to the opponent (ms added at p50 and p95, and the ratios), and the
+    CPU per move of the run's processes, nginx's own apart."""
+    cost: dict[str, Any] = {}
+    for measure in ("post_ms", "push_ms"):
+        for p in ("p50", "p95"):
+            before, after = direct[measure][p], proxied[measure][p]
+            cost[f"{measure[:-3]}_{p}_added_ms"] = round(after - before, 2)
+            cost[f"{measure[:-3]}_{p}_ratio"] = round(after / before, 2) if before else None
+    # The run's own processes (the machine's total counts whatever else runs on it).
+    ours = ("servers", "postgres", "redis", "nginx", "client")
+    parts = [r["cpu_seconds"]["parts_ms_per_move"] for r in (direct, proxied)]
+    cost["cpu_ms_per_move_without_and_with"] = [
+        round(sum(p.get(k, 0.0) for k in ours), 2) for p in parts
+    ]
+    cost["nginx_cpu_ms_per_move"] = parts[1].get("nginx", 0.0)
+    return cost
 
 
 def main(argv: list[str] | None = None) -> None:

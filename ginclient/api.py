@@ -19,6 +19,8 @@ from typing import Any
 # The server sends a keep-alive line every 10 s; three missed ones mean the stream is dead.
 STREAM_TIMEOUT = 35.0
 MAX_WAIT = 60.0
+# Answers of a proxy, not of the site: 502 Bad Gateway, 503 (no server up), 504 Gateway Timeout.
+GATEWAY = (502, 503, 504)
 
 
 # The older fair scheme, where a seat's first move of a hand carries the seed that cuts the stock.
@@ -119,6 +121,11 @@ class Client:
                 error = _error_of(refused)
                 if error.status == 429 and attempt < self.retries:
                     time.sleep(_retry_after(refused))
+                    continue
+                # A proxy in front of the site found no server to answer (a restart, docs/deploy.md)
+                # or lost the answer: the same key makes a retried move apply once.
+                if error.status in GATEWAY and attempt < self.retries:
+                    time.sleep(min(2**attempt, 10))
                     continue
                 if not renewed and self._renewed(error):
                     renewed = True

@@ -27,6 +27,7 @@ from ginsite.lib.after_commit import remember_server_loop  # noqa: E402
 from ginsite.lib.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
 from ginsite.lib.socket_auth import AuthMiddlewareStack  # noqa: E402
 from ginsite.serving.lanes import LanedASGIHandler  # noqa: E402
+from ginsite.serving.proxy import TrustedProxy  # noqa: E402
 from lobby.arena.service import sweep as arena_sweep  # noqa: E402
 from lobby.events.socket import EventsConsumer  # noqa: E402
 from lobby.pool.service import pair_waiting, tell_widened  # noqa: E402
@@ -57,7 +58,11 @@ async def websockets(scope: Any, receive: Any, send: Any) -> Any:
 
 
 django_asgi_app = LanedASGIHandler(settings.HTTP_LANES, streaming_paths=("/api/v1/events/stream",))
-router = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
+# Behind nginx the client's address comes from X-Forwarded-For, believed from TRUSTED_PROXIES only.
+router = TrustedProxy(
+    ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets}),
+    settings.TRUSTED_PROXIES,
+)
 
 
 async def application(scope: Any, receive: Any, send: Any) -> Any:

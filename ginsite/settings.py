@@ -8,6 +8,7 @@ PostgreSQL and Redis so that any number of ASGI workers can share one lobby.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from datetime import timedelta
@@ -120,6 +121,21 @@ def envheader(name: str) -> tuple[str, str] | None:
 # (request.is_secure(): Secure seat-key cookies, the websockets' origin scheme); set it only if
 # the proxy always sets or strips that header, since a client could send it too.
 SECURE_PROXY_SSL_HEADER = envheader("SECURE_PROXY_SSL_HEADER")
+
+
+def envnetworks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """A comma-separated list of addresses or networks (``127.0.0.1``, ``10.0.0.0/8``)."""
+    try:
+        return [ipaddress.ip_network(item, strict=False) for item in envlist(name, [])]
+    except ValueError as bad:
+        raise ImproperlyConfigured(f"{name} must list addresses or networks: {bad}") from None
+
+
+# The reverse proxies in front of the workers (nginx: scripts/serve, docs/deploy.md). Once set,
+# only a request from one of them has its client's address read from X-Forwarded-For, and only
+# they may send the X-Forwarded-* headers at all (ginsite.serving.proxy); unset, X-Forwarded-For
+# is never read and the headers pass as they came.
+TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES")
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", False)
 # Load balancers probe the health check over plain HTTP, straight at a worker.
 SECURE_REDIRECT_EXEMPT = [r"^health/"]
@@ -584,7 +600,7 @@ USE_TZ = True
 # Static files: served by WhiteNoise; hashed and compressed once DEBUG is off (needs collectstatic).
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(envstr("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -53,6 +53,15 @@ if [[ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]] && [[ $(id -u) -eq
     apt_install fonts-dejavu-core
 fi
 
+# nginx, in front of the workers in production (scripts/serve, docs/deploy.md) and in the tests
+# that run the site through it (tests/browser/test_rolling_restart.py, test_behind_nginx.py,
+# tests/site/test_nginx_config.py); openssl makes its self-signed certificate.
+if { ! command -v nginx >/dev/null && [[ ! -x /usr/sbin/nginx ]]; } || ! command -v openssl >/dev/null; then
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+        apt_install nginx openssl
+    fi
+fi
+
 # Pyodide, for Bea offline: from the npm registry into static/vendor/pyodide/ (gitignored).
 "$ROOT/scripts/vendor_pyodide.sh" || say "Pyodide not installed: Bea offline is unavailable"
 

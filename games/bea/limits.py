@@ -30,7 +30,7 @@ class TooManyMatches(TooMany):
 
 
 def client_address(request: HttpRequest) -> str:
-    """The client's address (behind a proxy, daphne's ``--proxy-headers`` makes it so)."""
+    """The client's address (behind a proxy, ``ginsite.serving.proxy`` makes it so)."""
     return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 

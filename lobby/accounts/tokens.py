@@ -104,7 +104,7 @@ def authenticate_from(address: str | None, secret: str) -> Found | None:
 def authenticate_request(request: Any, secret: str) -> Found | None:
     """``authenticate_from`` the request's address, once per request: the idempotency layer
     and the API's authentication both ask about the same token. Behind a proxy the address
-    must be the client's (daphne's ``--proxy-headers``), or every client shares the proxy's."""
+    must be the client's (``ginsite.serving.proxy``), or every client shares the proxy's."""
     cached = getattr(request, "_gin_token", None)
     if cached is not None and cached[0] == secret:
         return cached[1]  # type: ignore[no-any-return]

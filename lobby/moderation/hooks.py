@@ -46,7 +46,7 @@ def report_link(match: Match, reader: int | None) -> dict[int, list[tuple[str, s
 
 
 def on_signed_up(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
-    # The client's address (behind a proxy, daphne's --proxy-headers makes REMOTE_ADDR so):
+    # The client's address (behind a proxy, ginsite.serving.proxy makes REMOTE_ADDR so):
     # accounts made from one address are what a farm looks like (docs/moderation.md).
     address = str(request.META.get("REMOTE_ADDR") or "") if request is not None else ""
     try:

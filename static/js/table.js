@@ -105,9 +105,28 @@
   // same position. Without an open socket the form posts as before.
   var socket = null; // the ws extension's wrapper, while its socket is open
   var acting = null; // a move sent and not yet answered (its give-up timer)
+  var sent = null; // that move's frame
+  var unanswered = null; // a move whose socket closed before its answer
   function answered() {
     if (acting !== null) clearTimeout(acting);
     acting = null;
+    sent = null;
+  }
+  function send(frame) {
+    // No answer (a socket that died without closing): the buttons work again; the version
+    // makes a move sent twice count once.
+    acting = setTimeout(answered, 10000);
+    sent = frame;
+    socket.sendImmediately(JSON.stringify(frame));
+  }
+  // A move whose socket closed before its answer (its server stopped: a restart, docs/deploy.md)
+  // is sent again on the next socket when that socket's first table still stands at the
+  // version the move was made on: it was never made. A table that moved on shows what became
+  // of it. So the player need not tap again, and the version keeps it from counting twice.
+  function sendAgain(version) {
+    var frame = unanswered;
+    unanswered = null;
+    if (socket && version === parseInt(frame.version, 10)) send(frame);
   }
   document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
   document.addEventListener("htmx:configRequest", function (event) {
@@ -122,10 +141,7 @@
       var value = detail.formData.get(name);
       if (value !== null) frame[name] = value;
     });
-    // No answer (a socket that died without closing): the buttons work again; the version
-    // makes a move sent twice count once.
-    acting = setTimeout(answered, 10000);
-    socket.sendImmediately(JSON.stringify(frame));
+    send(frame);
   });
   document.addEventListener("htmx:beforeRequest", function () { pending += 1; });
   document.addEventListener("htmx:afterRequest", function () {
@@ -153,6 +169,7 @@
       return;
     }
     var version = frameVersion(message);
+    if (unanswered !== null && version !== null) sendAgain(version);
     if (version === null || (pending === 0 && version > pageVersion())) return;
     event.preventDefault();
     if (pending > 0) deferred = message;
@@ -161,8 +178,9 @@
   // The extension retries by itself after an abnormal close; a server going away for a
   // restart closes with 1001, so retry then too. Every (re)connect gets a full refresh.
   document.addEventListener("htmx:wsClose", function (event) {
-    // A move in flight is settled by the full refresh of the next connect.
+    // A move in flight is settled by the full refresh of the next connect (sendAgain).
     socket = null;
+    unanswered = sent;
     answered();
     var detail = event.detail || {};
     var code = detail.event ? detail.event.code : 0;
