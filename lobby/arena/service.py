@@ -38,6 +38,7 @@ from games.services import lock_players
 from ginsite.lib.apikit import api_time
 from ginsite.lib.refusals import Conflict, NotAllowed, NotFound
 from lobby.broadcast import send_to_match
+from lobby.events import feeds
 from lobby.events import log as event_log
 from lobby.events.feeds import person_json
 from lobby.models import Block, PoolEntry
@@ -382,9 +383,14 @@ def _seat(arena: Arena, pairs: list[tuple[PoolEntry, PoolEntry]], now: datetime)
         users = get_user_model().objects.select_related("profile").in_bulk(players)
         started = []
         for a, b in ready:
-            match = new_match(
-                users[a.user_id], users[b.user_id], arena.preset, arena.target, rated=arena.rated
-            )
+            with feeds.seating_for(arena.public_id):
+                match = new_match(
+                    users[a.user_id],
+                    users[b.user_id],
+                    arena.preset,
+                    arena.target,
+                    rated=arena.rated,
+                )
             # Seated now (the pass's ``now`` is when it read the free players, and a match may
             # have been counted since).
             ArenaMatch.objects.create(
@@ -541,9 +547,10 @@ def arena_event(arena: Arena, what: str, rank: int | None = None) -> dict[str, A
 
 
 def take_out(user_id: int, *, rated_only: bool) -> int:
-    """A moderator's sanction: the player leaves the arenas not yet over (only the rated ones
-    with ``rated_only``), their points no longer counted: how many places."""
-    found = ArenaPlayer.objects.filter(user_id=user_id, removed=False, arena__finished_at=None)
+    """A moderator's sanction: the player's places in every arena, over or not (only the rated
+    ones with ``rated_only``), are removed, their points no longer counted: how many places.
+    For good: lifting the sanction gives none back (docs/arenas.md, "Removed points")."""
+    found = ArenaPlayer.objects.filter(user_id=user_id, removed=False)
     if rated_only:
         found = found.filter(arena__rated=True)
     arenas = list(Arena.objects.filter(pk__in=found.values("arena_id")))
