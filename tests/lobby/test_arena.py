@@ -257,3 +257,28 @@ def test_bots_play_only_where_bots_are_allowed(clock: Clock, alice: User, bob: U
     service.join(bob, allowed)
     service.join(alice, allowed)
     assert _opponents(match_of(alice)) == {"alice", "bob"}
+
+
+def test_lifting_a_closure_gives_no_place_back_in_any_arena(
+    clock: Clock, alice: User, bob: User, django_user_model: type[User]
+) -> None:
+    moderator = make_moderator(django_user_model, "mo")
+    over, running = arena(minutes=20), arena(minutes=60, target=50, rated=False)
+    for made in (over, running):
+        service.join(alice, made)
+        clock.advance(seconds=30)  # the first win parted their ratings: the window widens
+        service.join(bob, made)
+        win(alice)
+    clock.advance(minutes=30)
+    service.sweep()
+    over.refresh_from_db()
+    assert service.phase(over) == "over" and _board(over)[0] == ("alice", 2, 1)
+    closure = actions.act(moderator, alice, Sanction.Kind.CLOSURE, "other", "farming arena points")
+    assert [s.username for s in service.podium(over)] == ["bob"]
+    actions.lift(moderator, closure.pk, "appeal granted")
+    # The account is open again, but its arena points stay removed (as on lichess), in the arena
+    # that was over as in the one still running; it may not come back to the running one.
+    assert [s.username for s in service.standings(over)] == ["bob"]
+    assert [s.username for s in service.standings(running)] == ["bob"]
+    with pytest.raises(NotAllowed):
+        service.join(alice, running)
