@@ -57,6 +57,7 @@ from . import points as scoring
 from . import schedule
 from .models import Arena, ArenaMatch, ArenaPlayer
 from .push import arena_changed
+from .window import arena_window
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -350,7 +351,7 @@ def _read(arena: Arena, now: datetime) -> Pool:
     users = [p.user_id for p in players]
     busy = busy_user_ids(now, among=users) if users else set()
     entries = [_entry(arena, p) for p in players if p.user_id not in busy]
-    return Pool(entries, blocked_among(users), now)
+    return Pool(entries, blocked_among(users), now, widen=arena_window)
 
 
 def blocked_among(users: list[int]) -> frozenset[tuple[int, int]]:

@@ -282,3 +282,28 @@ def test_lifting_a_closure_gives_no_place_back_in_any_arena(
     assert [s.username for s in service.standings(running)] == ["bob"]
     with pytest.raises(NotAllowed):
         service.join(alice, running)
+
+
+def test_nobody_waits_long_for_want_of_a_near_rating(
+    clock: Clock, alice: User, bob: User, carol: User, dave: User
+) -> None:
+    for user, rating in ((alice, 1500), (bob, 2300), (carol, 4000), (dave, 1000)):
+        _rate(user, rating)
+    made = arena()
+    for user in (alice, bob, carol):
+        service.join(user, made)
+    clock.advance(seconds=30)
+    service.sweep()
+    assert not ArenaMatch.objects.exists()  # 800 apart: quick pairing's window ends at 500
+    clock.advance(seconds=10)
+    service.sweep()
+    # The arena's window goes on widening (to +-1000 after 40 s): the nearest is paired.
+    assert _opponents(match_of(alice)) == {"alice", "bob"}
+    service.join(dave, made)
+    clock.advance(seconds=19)
+    service.sweep()
+    assert ArenaMatch.objects.count() == 1  # carol and dave are 3000 apart
+    clock.advance(seconds=1)
+    service.sweep()
+    # After a minute of waiting anyone free is near enough.
+    assert _opponents(match_of(carol)) == {"carol", "dave"}
