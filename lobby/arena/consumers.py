@@ -4,12 +4,15 @@ It joins the arena's group (``push``: "the arena changed", nothing else) and, fo
 player, their lobby group (where the pairing sends them to their new match). On a change it
 renders the regions for its own reader, in their language, at most once every
 PUSH_EVERY_SECONDS however many matches end meanwhile: the standings of a busy arena reach
-each viewer as one message a second at most, never one per change.
+each viewer as one message a second at most, never one per change. It sends only what changed
+since its last push (``patch``: the regions and rows that differ, numbered), and everything
+again when the page asks (``{"resync": true}``: it missed a push), at the same pace.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -24,7 +27,7 @@ from ginsite.lib.sockets import SiteConsumerMixin
 from lobby.broadcast import user_group
 from lobby.consumers import _scope_request
 
-from . import regions, service
+from . import patch, regions, service
 from .models import Arena
 from .push import group_name
 
@@ -39,6 +42,8 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     pushed_at = 0.0
     pending = False
     stamp = ""
+    sent: patch.Snapshot | None = None  # what the page shows: the last push's snapshot
+    version = 0
 
     async def connect(self) -> None:
         public_id = str(self.scope["url_route"]["kwargs"].get("public_id", ""))[:24]
@@ -65,10 +70,21 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The page sends nothing that changes anything: ignored."""
+        """A page that missed a push asks for all of it again (``{"resync": true}``), sent at
+        the pushes' pace; anything else is ignored."""
+        try:
+            asked = json.loads(text_data or "")
+        except ValueError:
+            return
+        if isinstance(asked, dict) and asked.get("resync") is True:
+            self.sent = None
+            self._schedule()
 
     async def arena_changed(self, event: dict[str, Any]) -> None:
         self.stamp = str(event.get("stamp", ""))
+        self._schedule()
+
+    def _schedule(self) -> None:
         self.pending = True
         if self.flusher is None or self.flusher.done():
             self.flusher = self.start_task(self._push_pending())
@@ -100,27 +116,32 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         chosen = getattr(profile, "language", "") if profile is not None else ""
         return chosen or translation.get_language_from_request(_scope_request(self.scope))
 
-    def _render(self) -> str:
+    def _snapshot(self) -> patch.Snapshot:
         assert self.arena is not None
         signed_in = bool(self.user is not None and self.user.is_authenticated)
         if self.stamp and not (signed_in and service.place_of(self.user, self.arena)):
             # The same regions for every reader without a place, in one language: rendered
             # once per change (its stamp) and language, whichever page gets there first.
-            key = f"arena:html:{self.arena.pk}:{self.stamp}:{self.language}:{int(signed_in)}"
-            html = cache.get(key)
-            if html is None:
-                html = self._render_now()
-                cache.set(key, html, timeout=SHARED_RENDER_SECONDS)
-            return str(html)
-        return self._render_now()
+            key = f"arena:snap:{self.arena.pk}:{self.stamp}:{self.language}:{int(signed_in)}"
+            snap = cache.get(key)
+            if snap is None:
+                snap = self._snapshot_now()
+                cache.set(key, snap, timeout=SHARED_RENDER_SECONDS)
+            return dict(snap)
+        return self._snapshot_now()
 
-    def _render_now(self) -> str:
+    def _snapshot_now(self) -> patch.Snapshot:
         assert self.arena is not None
         self.arena.refresh_from_db()
         with translation.override(self.language):
-            return regions.render_regions(self.arena, self.user)
+            return regions.snapshot(self.arena, self.user)
 
     async def _push(self) -> None:
         self.pushed_at = time.monotonic()
-        html = await in_thread(self._render)()
-        await self.send(text_data=html)
+        snap = await in_thread(self._snapshot)()
+        message = patch.changes(self.sent, snap, self.version + 1)
+        if message is None:
+            return
+        self.version += 1
+        self.sent = snap
+        await self.send(text_data=json.dumps(message, ensure_ascii=False, separators=(",", ":")))
