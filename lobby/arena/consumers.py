@@ -18,6 +18,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.cache import cache
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 
@@ -29,7 +30,7 @@ from lobby.consumers import _scope_request
 
 from . import patch, regions, service
 from .models import Arena
-from .push import group_name
+from .push import LIST_GROUP, group_name
 
 PUSH_EVERY_SECONDS = 1.0
 # A shared render is kept this long (a stamp names one change: older ones are never asked for).
@@ -145,3 +146,47 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         self.version += 1
         self.sent = snap
         await self.send(text_data=json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+
+
+class ArenaListConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
+    """The home page's list of the site's arenas (``/ws/arenas/``), signed in or not: when an
+    arena is made, starts or is over (``push.list_changed``) it sends the list again, in the
+    reader's language, at most once every PUSH_EVERY_SECONDS. The lobby's pages hear the same
+    change through their own socket (the "arenas" region)."""
+
+    flusher: asyncio.Task[None] | None = None
+    pushed_at = 0.0
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        await self.channel_layer.group_add(LIST_GROUP, self.channel_name)
+        await self.accept()
+        self.language = await in_thread(self._language)()
+
+    async def disconnect(self, code: int) -> None:
+        if self.flusher is not None:
+            self.flusher.cancel()
+        await self.channel_layer.group_discard(LIST_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The page sends nothing: ignored."""
+
+    async def arenas_changed(self, event: dict[str, Any]) -> None:
+        if self.flusher is None or self.flusher.done():
+            self.flusher = self.start_task(self._push())
+
+    async def _push(self) -> None:
+        wait = self.pushed_at + PUSH_EVERY_SECONDS - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.pushed_at = time.monotonic()
+        await self.send(text_data=await in_thread(self._render)())
+
+    def _language(self) -> str:
+        profile = getattr(self.user, "profile", None) if self.user is not None else None
+        chosen = getattr(profile, "language", "") if profile is not None else ""
+        return chosen or translation.get_language_from_request(_scope_request(self.scope))
+
+    def _render(self) -> str:
+        with translation.override(self.language):
+            return render_to_string("arena/_list_push.html", {})

@@ -56,7 +56,7 @@ from lobby.webpush.delivery import send as send_push
 from . import points as scoring
 from . import schedule
 from .models import Arena, ArenaMatch, ArenaPlayer
-from .push import arena_changed
+from .push import arena_changed, list_changed
 from .window import arena_window
 
 if TYPE_CHECKING:
@@ -90,12 +90,12 @@ def find(public_id: str) -> Arena:
     return arena
 
 
-def listed(now: datetime | None = None, *, limit: int = 10) -> list[Arena]:
-    """The site's arenas that are running or still to come, soonest first (private arenas are
-    reached by their link only)."""
-    now = now or timezone.now()
+def listed(*, limit: int = 10) -> list[Arena]:
+    """The site's arenas that are not over (to come, running, or playing out their last
+    matches), soonest first (private arenas are reached by their link only). An arena leaves the
+    list when it is over, and the lists on the pages hear it (``push.list_changed``)."""
     found = Arena.objects.filter(kind=Arena.Kind.SCHEDULED, finished_at__isnull=True)
-    return list(found.filter(ends_at__gt=now).order_by("starts_at", "pk")[:limit])
+    return list(found.order_by("starts_at", "pk")[:limit])
 
 
 def place_of(user: AbstractBaseUser, arena: Arena) -> ArenaPlayer | None:
@@ -517,6 +517,8 @@ def finish(arena: Arena, now: datetime | None = None) -> bool:
         if not closed:
             return False
         arena.finished_at = now
+        if arena.kind == Arena.Kind.SCHEDULED:
+            list_changed()
         ArenaPlayer.objects.filter(arena=arena).update(free_since=None)
         places = {s.player.user_id: s.rank for s in standings(arena)}
         event_log.record_all(
@@ -585,6 +587,8 @@ def started_now(now: datetime | None = None) -> list[Arena]:
             for player in players:
                 _push_start(arena, player.user)
             arena_changed(arena)
+            if arena.kind == Arena.Kind.SCHEDULED:
+                list_changed()
         told.append(arena)
     return told
 

@@ -307,3 +307,22 @@ def test_nobody_waits_long_for_want_of_a_near_rating(
     service.sweep()
     # After a minute of waiting anyone free is near enough.
     assert _opponents(match_of(carol)) == {"carol", "dave"}
+
+
+def test_an_account_that_turns_bot_after_joining_is_not_paired_where_bots_may_not_play(
+    clock: Clock, alice: User, bob: User, carol: User
+) -> None:
+    made = arena(starts_in=10)
+    for user in (alice, bob, carol):
+        service.join(user, made)
+    for user in (bob, carol):
+        user.profile.plays_by_bot = True
+        user.profile.save()
+    clock.advance(minutes=10)
+    service.sweep()
+    # Neither with the person nor with each other: bots do not play in this arena at all.
+    assert not ArenaMatch.objects.exists()
+    bob.profile.plays_by_bot = False
+    bob.profile.save()
+    service.sweep()
+    assert _opponents(match_of(alice)) == {"alice", "bob"}
