@@ -115,7 +115,7 @@ def join(user: AbstractBaseUser, arena: Arena, now: datetime | None = None) -> A
     now = now or timezone.now()
     if now >= arena.ends_at or arena.finished_at is not None:
         raise Conflict(_("This arena is over."))
-    is_bot = bool(getattr(getattr(user, "profile", None), "plays_by_bot", False))
+    is_bot = _plays_by_bot(user)
     if is_bot and not arena.allow_bots:
         raise NotAllowed(_("Bots may not play in this arena."))
     if arena.rated:
@@ -328,7 +328,8 @@ def _wake_sweep() -> None:
 
 
 def _entry(arena: Arena, player: ArenaPlayer) -> PoolEntry:
-    """The free player as quick pairing's chooser sees a waiting entry."""
+    """The free player as quick pairing's chooser sees a waiting entry (a bot by their profile
+    now: an account switched to a bot after it joined is one)."""
     assert player.free_since is not None
     return PoolEntry(
         pk=player.pk,
@@ -338,7 +339,7 @@ def _entry(arena: Arena, player: ArenaPlayer) -> PoolEntry:
         rated=arena.rated,
         days_per_move=None,
         allow_bots=arena.allow_bots,
-        is_bot=player.is_bot,
+        is_bot=_plays_by_bot(player.user),
         rating=player.rating,
         previous_opponent_id=player.last_opponent_id,
         joined_at=max(player.free_since, arena.starts_at),
@@ -346,12 +347,20 @@ def _entry(arena: Arena, player: ArenaPlayer) -> PoolEntry:
 
 
 def _read(arena: Arena, now: datetime) -> Pool:
+    """The arena's free players as quick pairing's pool. Where bots may not play, an account
+    that switched to playing through a bot after it joined is not paired (docs/arenas.md)."""
     free = counted_players(arena).filter(free_since__isnull=False, paused=False)
-    players = list(free.order_by("free_since", "pk"))
+    players = list(free.select_related("user__profile").order_by("free_since", "pk"))
+    if not arena.allow_bots:
+        players = [p for p in players if not _plays_by_bot(p.user)]
     users = [p.user_id for p in players]
     busy = busy_user_ids(now, among=users) if users else set()
     entries = [_entry(arena, p) for p in players if p.user_id not in busy]
     return Pool(entries, blocked_among(users), now, widen=arena_window)
+
+
+def _plays_by_bot(user: Any) -> bool:
+    return bool(getattr(getattr(user, "profile", None), "plays_by_bot", False))
 
 
 def blocked_among(users: list[int]) -> frozenset[tuple[int, int]]:
