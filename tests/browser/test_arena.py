@@ -7,10 +7,14 @@ page to their next table.
 
 The matches are short because their first deals are stacked (each arena match made here gets the
 next deck): in the first alice goes gin on her second draw, in the second bob goes gin on
-alice's discard; one hand ends a match to 50."""
+alice's discard; one hand ends a match to 50.
+
+A page that sees a push out of its numbered order (one went missing) asks its socket for
+everything again, gets it, and the next change comes as a patch that applies."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -167,3 +171,53 @@ def test_two_players_play_two_arena_matches_by_clicking_and_see_the_standings_mo
     # The watching page was loaded once: everything after came by pushes.
     assert watched == [url]
     watcher.context.close()
+
+
+GAP = """() => {
+  const socket = document.getElementById('arena')['htmx-internal-data'].webSocket;
+  const message = JSON.stringify({type: 'arena', v: 99, full: false, regions: {}, rows: {}});
+  htmx.trigger(document.getElementById('arena'), 'htmx:wsBeforeMessage',
+               {message: message, socketWrapper: socket.publicInterface});
+}"""
+
+
+def test_a_page_that_missed_a_push_asks_for_everything_and_catches_up(
+    base: str, browser: Browser, alice: User, bob: User
+) -> None:
+    made = arena(target=50, rated=False)
+    service.join(alice, made)
+    page = browser.new_context(viewport={"width": 1024, "height": 900}).new_page()
+    sent: list[str] = []
+    got: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: _frames(ws, sent, got))
+    page.goto(f"{base}/arenas/{made.public_id}/")
+    expect(page.locator("#arena-standings")).to_contain_text("alice")
+    _until(page, lambda: [g["v"] for g in got] == [1])
+    page.evaluate(GAP)  # a push numbered 99 where 2 was due: a push went missing
+    _until(page, lambda: '{"resync":true}' in sent and len(got) == 2)
+    assert got[1]["v"] == 2 and got[1]["full"] is True
+    service.join(bob, made)  # the next change comes as a patch again, and applies
+    expect(page.locator("#arena-standings tr[data-player=bob]")).to_be_visible(timeout=LIVE_MS)
+    assert got[-1]["full"] is False
+    assert page.locator("#arena-standings tbody tr").count() == 2
+    page.context.close()
+
+
+def _frames(ws: Any, sent: list[str], got: list[dict[str, Any]]) -> None:
+    if "/ws/arena/" not in ws.url:
+        return
+    ws.on("framesent", lambda payload: sent.append(str(payload)))
+    ws.on("framereceived", lambda payload: _pushed(str(payload), got))
+
+
+def _pushed(payload: str, got: list[dict[str, Any]]) -> None:
+    if payload.startswith("{"):
+        got.append(json.loads(payload))
+
+
+def _until(page: Page, done: Any) -> None:
+    for _ in range(100):
+        if done():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the page's socket did not get there")
