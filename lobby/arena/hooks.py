@@ -15,7 +15,7 @@ from games.events import MatchChanged
 from games.models import Match
 from games.table import add_ons
 
-from . import service
+from . import of_match, service
 from .models import ArenaMatch
 
 
@@ -51,8 +51,7 @@ def match_fields(match: Match) -> dict[str, Any]:
     """The API's match JSON names the arena a lobby match is played in (other kinds: no query)."""
     if match.kind != Match.Kind.LOBBY:
         return {"arena": None}
-    found = ArenaMatch.objects.filter(match=match).values_list("arena__public_id", flat=True)
-    return {"arena": found.first()}
+    return {"arena": of_match.arena_of(match.pk, match.public_id)}
 
 
 def connect() -> None:

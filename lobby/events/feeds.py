@@ -22,7 +22,7 @@ from games.events import MatchChanged
 from games.live import quick_messages
 from games.models import Match, Seat
 from ginsite.lib.apikit import api_time
-from lobby.arena.models import ArenaMatch
+from lobby.arena import of_match
 from lobby.events import log as event_log
 from lobby.models import Challenge, display_name_of
 
@@ -134,7 +134,7 @@ def match_json(change: MatchChanged) -> dict[str, Any]:
         "match": change.public_id,
         "version": change.version,
         "status": change.status,
-        "arena": arena_of(change.match_id) if change.kind == Match.Kind.LOBBY else None,
+        "arena": arena_of(change) if change.kind == Match.Kind.LOBBY else None,
     }
 
 
@@ -153,14 +153,13 @@ def seating_for(arena_public_id: str) -> Iterator[None]:
         _seating.reset(token)
 
 
-def arena_of(match_id: int) -> str | None:
+def arena_of(change: MatchChanged) -> str | None:
     """The public id of the arena that seated this lobby match, if one did (only lobby matches
-    are ever an arena's: the others cost no query)."""
+    are ever an arena's: the others cost no query; each process keeps the answer)."""
     seating = _seating.get()
     if seating is not None:
         return seating
-    found = ArenaMatch.objects.filter(match_id=match_id).values_list("arena__public_id", flat=True)
-    return found.first()
+    return of_match.arena_of(change.match_id, change.public_id)
 
 
 def match_changed(change: MatchChanged, match: Match | None = None) -> None:
