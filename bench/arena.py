@@ -52,7 +52,7 @@ from ginclient.api import ApiError, Client
 from ginclient.bot import Bot
 from ginclient.bots.random_bot import choose as random_choose
 
-GRACE_SECONDS = 240.0  # after the end, how long the last matches may take to finish
+GRACE_SECONDS = 240.0  # after the end, how long the last matches may take to finish (--grace)
 
 
 class Viewer:
@@ -141,7 +141,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for thread in threads:
             thread.start()
             await asyncio.sleep(args.arrive_every)
-        deadline = begun + args.minutes * 60 + GRACE_SECONDS
+        deadline = begun + args.minutes * 60 + args.grace
         while any(t.is_alive() for t in threads) and time.time() < deadline:
             await asyncio.sleep(5)
             alive = sum(t.is_alive() for t in threads)
@@ -255,10 +255,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=300, help="bots in the arena")
     parser.add_argument("--viewers", type=int, default=20, help="open arena pages")
-    parser.add_argument("--minutes", type=int, default=3, help="the arena's length")
+    parser.add_argument("--minutes", type=float, default=3, help="the arena's length")
     parser.add_argument("--think", type=float, default=0.5, help="seconds a bot thinks a move")
     parser.add_argument(
         "--arrive-every", type=float, default=0.05, help="seconds between two bots' arrivals"
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=GRACE_SECONDS,
+        help="seconds after the end the last matches may take before the run stops",
     )
     parser.add_argument("--config", default="pg2", choices=sorted(CONFIGS))
     parser.add_argument("--json", action="store_true", help="also print a JSON summary")

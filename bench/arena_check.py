@@ -20,7 +20,7 @@ from typing import Any
 import django
 
 
-def make(minutes: int) -> str:
+def make(minutes: float) -> str:
     from django.utils import timezone
 
     from lobby.arena.models import Arena
@@ -95,7 +95,7 @@ def main(argv: list[str]) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
     django.setup()
     if argv[0] == "make":
-        print(make(int(argv[1])))
+        print(make(float(argv[1])))
     else:
         json.dump(check(argv[1]), sys.stdout)
 

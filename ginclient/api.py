@@ -1,7 +1,7 @@
 """The API over urllib: JSON in and out, errors as ``ApiError``, the NDJSON event stream.
 
 Every POST carries a fresh ``Idempotency-Key``, reused when the same POST is retried after a
-network error or a 429, so a retried move is never applied twice.
+network error, a 429 or a 503 (the server too busy), so a retried move is never applied twice.
 """
 
 from __future__ import annotations
@@ -19,8 +19,11 @@ from typing import Any
 # The server sends a keep-alive line every 10 s; three missed ones mean the stream is dead.
 STREAM_TIMEOUT = 35.0
 MAX_WAIT = 60.0
-# Answers of a proxy, not of the site: 502 Bad Gateway, 503 (no server up), 504 Gateway Timeout.
-GATEWAY = (502, 503, 504)
+# Answers that say "nothing was done, send it again after Retry-After" (docs/api.md): too many
+# requests, and a server too busy to find a database connection (or none up behind a proxy).
+WAIT_AND_RETRY = frozenset({429, 503})
+# Answers of a proxy, not of the site: 502 Bad Gateway, 504 Gateway Timeout.
+GATEWAY = (502, 504)
 
 
 # The older fair scheme, where a seat's first move of a hand carries the seed that cuts the stock.
@@ -119,7 +122,7 @@ class Client:
                     return json.loads(raw) if raw else None
             except urllib.error.HTTPError as refused:
                 error = _error_of(refused)
-                if error.status == 429 and attempt < self.retries:
+                if error.status in WAIT_AND_RETRY and attempt < self.retries:
                     time.sleep(_retry_after(refused))
                     continue
                 # A proxy in front of the site found no server to answer (a restart, docs/deploy.md)
@@ -166,7 +169,7 @@ class Client:
                 if error.status == 401 and failures == 0 and self._renewed(error):
                     failures += 1
                     continue
-                if error.status != 429:
+                if error.status not in WAIT_AND_RETRY:
                     raise error from None
                 time.sleep(_retry_after(refused))
             except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as gone:

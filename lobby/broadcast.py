@@ -26,6 +26,7 @@ REGIONS: tuple[str, ...] = (
     "challenges",
     "seeks",
     "matches",
+    "arenas",
 )
 
 

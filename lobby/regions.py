@@ -326,6 +326,8 @@ BUILDERS = {
     "challenges": challenges_context,
     "seeks": seeks_context,
     "matches": matches_context,
+    # The site's arenas: the template tag (lobby.arena) reads them, the lobby knows nothing.
+    "arenas": lambda user, now: {},
 }
 
 

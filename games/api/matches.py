@@ -158,6 +158,9 @@ class MatchSummary(Schema):
     rating: MatchRating | None = Field(
         None, description="What the match counts for in the ratings (null: the site has none)."
     )
+    arena: str | None = Field(
+        None, description="The id of the arena this match is played in; null: none."
+    )
 
 
 class MatchDetail(MatchSummary):
@@ -292,6 +295,7 @@ def _summary(match: Match, seat: int | None) -> dict[str, Any]:
         "finished_at": match.finished_at,
         "previous": match.previous.public_id if match.previous_id and match.previous else None,
         "rating": None,
+        "arena": None,
         **extras.fields_for(match),
     }
 

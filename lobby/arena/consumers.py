@@ -4,17 +4,21 @@ It joins the arena's group (``push``: "the arena changed", nothing else) and, fo
 player, their lobby group (where the pairing sends them to their new match). On a change it
 renders the regions for its own reader, in their language, at most once every
 PUSH_EVERY_SECONDS however many matches end meanwhile: the standings of a busy arena reach
-each viewer as one message a second at most, never one per change.
+each viewer as one message a second at most, never one per change. It sends only what changed
+since its last push (``patch``: the regions and rows that differ, numbered), and everything
+again when the page asks (``{"resync": true}``: it missed a push), at the same pace.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.cache import cache
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 
@@ -24,9 +28,9 @@ from ginsite.lib.sockets import SiteConsumerMixin
 from lobby.broadcast import user_group
 from lobby.consumers import _scope_request
 
-from . import regions, service
+from . import patch, regions, service
 from .models import Arena
-from .push import group_name
+from .push import LIST_GROUP, group_name
 
 PUSH_EVERY_SECONDS = 1.0
 # A shared render is kept this long (a stamp names one change: older ones are never asked for).
@@ -39,6 +43,8 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     pushed_at = 0.0
     pending = False
     stamp = ""
+    sent: patch.Snapshot | None = None  # what the page shows: the last push's snapshot
+    version = 0
 
     async def connect(self) -> None:
         public_id = str(self.scope["url_route"]["kwargs"].get("public_id", ""))[:24]
@@ -65,10 +71,21 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The page sends nothing that changes anything: ignored."""
+        """A page that missed a push asks for all of it again (``{"resync": true}``), sent at
+        the pushes' pace; anything else is ignored."""
+        try:
+            asked = json.loads(text_data or "")
+        except ValueError:
+            return
+        if isinstance(asked, dict) and asked.get("resync") is True:
+            self.sent = None
+            self._schedule()
 
     async def arena_changed(self, event: dict[str, Any]) -> None:
         self.stamp = str(event.get("stamp", ""))
+        self._schedule()
+
+    def _schedule(self) -> None:
         self.pending = True
         if self.flusher is None or self.flusher.done():
             self.flusher = self.start_task(self._push_pending())
@@ -100,27 +117,76 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         chosen = getattr(profile, "language", "") if profile is not None else ""
         return chosen or translation.get_language_from_request(_scope_request(self.scope))
 
-    def _render(self) -> str:
+    def _snapshot(self) -> patch.Snapshot:
         assert self.arena is not None
         signed_in = bool(self.user is not None and self.user.is_authenticated)
         if self.stamp and not (signed_in and service.place_of(self.user, self.arena)):
             # The same regions for every reader without a place, in one language: rendered
             # once per change (its stamp) and language, whichever page gets there first.
-            key = f"arena:html:{self.arena.pk}:{self.stamp}:{self.language}:{int(signed_in)}"
-            html = cache.get(key)
-            if html is None:
-                html = self._render_now()
-                cache.set(key, html, timeout=SHARED_RENDER_SECONDS)
-            return str(html)
-        return self._render_now()
+            key = f"arena:snap:{self.arena.pk}:{self.stamp}:{self.language}:{int(signed_in)}"
+            snap = cache.get(key)
+            if snap is None:
+                snap = self._snapshot_now()
+                cache.set(key, snap, timeout=SHARED_RENDER_SECONDS)
+            return dict(snap)
+        return self._snapshot_now()
 
-    def _render_now(self) -> str:
+    def _snapshot_now(self) -> patch.Snapshot:
         assert self.arena is not None
         self.arena.refresh_from_db()
         with translation.override(self.language):
-            return regions.render_regions(self.arena, self.user)
+            return regions.snapshot(self.arena, self.user)
 
     async def _push(self) -> None:
         self.pushed_at = time.monotonic()
-        html = await in_thread(self._render)()
-        await self.send(text_data=html)
+        snap = await in_thread(self._snapshot)()
+        message = patch.changes(self.sent, snap, self.version + 1)
+        if message is None:
+            return
+        self.version += 1
+        self.sent = snap
+        await self.send(text_data=json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+
+
+class ArenaListConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
+    """The home page's list of the site's arenas (``/ws/arenas/``), signed in or not: when an
+    arena is made, starts or is over (``push.list_changed``) it sends the list again, in the
+    reader's language, at most once every PUSH_EVERY_SECONDS. The lobby's pages hear the same
+    change through their own socket (the "arenas" region)."""
+
+    flusher: asyncio.Task[None] | None = None
+    pushed_at = 0.0
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        await self.channel_layer.group_add(LIST_GROUP, self.channel_name)
+        await self.accept()
+        self.language = await in_thread(self._language)()
+
+    async def disconnect(self, code: int) -> None:
+        if self.flusher is not None:
+            self.flusher.cancel()
+        await self.channel_layer.group_discard(LIST_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The page sends nothing: ignored."""
+
+    async def arenas_changed(self, event: dict[str, Any]) -> None:
+        if self.flusher is None or self.flusher.done():
+            self.flusher = self.start_task(self._push())
+
+    async def _push(self) -> None:
+        wait = self.pushed_at + PUSH_EVERY_SECONDS - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.pushed_at = time.monotonic()
+        await self.send(text_data=await in_thread(self._render)())
+
+    def _language(self) -> str:
+        profile = getattr(self.user, "profile", None) if self.user is not None else None
+        chosen = getattr(profile, "language", "") if profile is not None else ""
+        return chosen or translation.get_language_from_request(_scope_request(self.scope))
+
+    def _render(self) -> str:
+        with translation.override(self.language):
+            return render_to_string("arena/_list_push.html", {})

@@ -15,7 +15,7 @@ from games.events import MatchChanged
 from games.models import Match
 from games.table import add_ons
 
-from . import service
+from . import of_match, service
 from .models import ArenaMatch
 
 
@@ -47,6 +47,15 @@ def table_links(match: Match, seat: int | None) -> dict[int, list[tuple[str, str
     return {seat: [(reverse("arena:page", args=[arena.public_id]), text)]}
 
 
+def match_fields(match: Match) -> dict[str, Any]:
+    """The API's match JSON names the arena a lobby match is played in (other kinds: no query)."""
+    if match.kind != Match.Kind.LOBBY:
+        return {"arena": None}
+    return {"arena": of_match.arena_of(match.pk, match.public_id)}
+
+
 def connect() -> None:
     events.match_changed.connect(on_match_changed, dispatch_uid="arena-points")
     add_ons.seat_links.append(table_links)
+    if match_fields not in add_ons.match_fields:
+        add_ons.match_fields.append(match_fields)

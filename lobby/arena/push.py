@@ -10,13 +10,27 @@ import uuid
 from typing import TYPE_CHECKING
 
 from ginsite.lib.after_commit import group_send_after_commit
+from lobby.broadcast import publish
 
 if TYPE_CHECKING:
     from .models import Arena
 
 
+# The home page's list of the site's arenas (``consumers.ArenaListConsumer``); the lobby's
+# pages hear the same change as their "arenas" region.
+LIST_GROUP = "arena-list"
+
+
 def group_name(public_id: str) -> str:
     return f"arena-{public_id}"
+
+
+def list_changed() -> None:
+    """After the commit, tell every page that lists the site's arenas (the home page, the
+    lobby) that the list changed: an arena was made, started, or is over. Each page renders the
+    list for its own reader, in their language, the countdowns ticking in arena.js."""
+    publish(["arenas"])
+    group_send_after_commit(LIST_GROUP, {"type": "arenas.changed"})
 
 
 def arena_changed(arena: Arena) -> None:

@@ -1,11 +1,13 @@
 """The arena page's regions, for one reader: the full page, an htmx answer and a socket's push
-render the same partials (``templates/arena/arena.html``) from ``context``."""
+render the same partials (``templates/arena/arena.html``) from ``context``. A socket's push
+starts from a ``snapshot``: each region without the rows of its lists (``live``), and each row
+apart, keyed, so that ``patch`` sends a page only the rows that changed."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
 from . import schedule, service
@@ -13,6 +15,12 @@ from .models import Arena
 
 REGIONS = ("head", "me", "pairings", "standings")
 STANDINGS_SHOWN = 100
+# The list regions' rows: (the list's name, the row's partial, the context's list, its name in
+# the row, the row's key).
+LISTS = (
+    ("pairings", "pairing_row", "pairings", "played", lambda played: played.match.public_id),
+    ("standings", "standing_row", "standings", "s", lambda s: str(s.player.pk)),
+)
 
 
 def context(arena: Arena, user: Any, **extra: Any) -> dict[str, Any]:
@@ -48,3 +56,18 @@ def render_regions(arena: Arena, user: Any, names: tuple[str, ...] = REGIONS, **
         render_to_string(f"arena/arena.html#{name}", ctx, request=extra.get("request"))
         for name in names
     )
+
+
+def snapshot(arena: Arena, user: Any) -> dict[str, Any]:
+    """What a socket's push starts from (``patch``): each region's element id and HTML without
+    its rows, and each list's rows in order as [key, HTML] (a standings row without its rank:
+    the page numbers its rows)."""
+    ctx = context(arena, user, oob=True, live=True)
+    shells = {
+        f"arena-{name}": render_to_string(f"arena/arena.html#{name}", ctx) for name in REGIONS
+    }
+    rows = {}
+    for name, partial, items, as_name, key in LISTS:
+        template = get_template(f"arena/arena.html#{partial}")
+        rows[name] = [[key(item), template.render({**ctx, as_name: item})] for item in ctx[items]]
+    return {"regions": shells, "rows": rows}

@@ -31,6 +31,7 @@ from lobby.ratings import eligibility
 from lobby.services.pairing import check_rules
 
 from .models import Arena
+from .push import list_changed
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -94,6 +95,8 @@ def make_scheduled(now: datetime | None = None) -> int:
     ]
     # Two workers at once: the slot's unique constraint keeps one of each.
     Arena.objects.bulk_create(new, ignore_conflicts=True)
+    if new:
+        list_changed()
     return len(new)
 
 

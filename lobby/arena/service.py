@@ -38,6 +38,7 @@ from games.services import lock_players
 from ginsite.lib.apikit import api_time
 from ginsite.lib.refusals import Conflict, NotAllowed, NotFound
 from lobby.broadcast import send_to_match
+from lobby.events import feeds
 from lobby.events import log as event_log
 from lobby.events.feeds import person_json
 from lobby.models import Block, PoolEntry
@@ -55,7 +56,8 @@ from lobby.webpush.delivery import send as send_push
 from . import points as scoring
 from . import schedule
 from .models import Arena, ArenaMatch, ArenaPlayer
-from .push import arena_changed
+from .push import arena_changed, list_changed
+from .window import arena_window
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -88,12 +90,12 @@ def find(public_id: str) -> Arena:
     return arena
 
 
-def listed(now: datetime | None = None, *, limit: int = 10) -> list[Arena]:
-    """The site's arenas that are running or still to come, soonest first (private arenas are
-    reached by their link only)."""
-    now = now or timezone.now()
+def listed(*, limit: int = 10) -> list[Arena]:
+    """The site's arenas that are not over (to come, running, or playing out their last
+    matches), soonest first (private arenas are reached by their link only). An arena leaves the
+    list when it is over, and the lists on the pages hear it (``push.list_changed``)."""
     found = Arena.objects.filter(kind=Arena.Kind.SCHEDULED, finished_at__isnull=True)
-    return list(found.filter(ends_at__gt=now).order_by("starts_at", "pk")[:limit])
+    return list(found.order_by("starts_at", "pk")[:limit])
 
 
 def place_of(user: AbstractBaseUser, arena: Arena) -> ArenaPlayer | None:
@@ -113,7 +115,7 @@ def join(user: AbstractBaseUser, arena: Arena, now: datetime | None = None) -> A
     now = now or timezone.now()
     if now >= arena.ends_at or arena.finished_at is not None:
         raise Conflict(_("This arena is over."))
-    is_bot = bool(getattr(getattr(user, "profile", None), "plays_by_bot", False))
+    is_bot = _plays_by_bot(user)
     if is_bot and not arena.allow_bots:
         raise NotAllowed(_("Bots may not play in this arena."))
     if arena.rated:
@@ -326,7 +328,8 @@ def _wake_sweep() -> None:
 
 
 def _entry(arena: Arena, player: ArenaPlayer) -> PoolEntry:
-    """The free player as quick pairing's chooser sees a waiting entry."""
+    """The free player as quick pairing's chooser sees a waiting entry (a bot by their profile
+    now: an account switched to a bot after it joined is one)."""
     assert player.free_since is not None
     return PoolEntry(
         pk=player.pk,
@@ -336,7 +339,7 @@ def _entry(arena: Arena, player: ArenaPlayer) -> PoolEntry:
         rated=arena.rated,
         days_per_move=None,
         allow_bots=arena.allow_bots,
-        is_bot=player.is_bot,
+        is_bot=_plays_by_bot(player.user),
         rating=player.rating,
         previous_opponent_id=player.last_opponent_id,
         joined_at=max(player.free_since, arena.starts_at),
@@ -344,12 +347,20 @@ def _entry(arena: Arena, player: ArenaPlayer) -> PoolEntry:
 
 
 def _read(arena: Arena, now: datetime) -> Pool:
+    """The arena's free players as quick pairing's pool. Where bots may not play, an account
+    that switched to playing through a bot after it joined is not paired (docs/arenas.md)."""
     free = counted_players(arena).filter(free_since__isnull=False, paused=False)
-    players = list(free.order_by("free_since", "pk"))
+    players = list(free.select_related("user__profile").order_by("free_since", "pk"))
+    if not arena.allow_bots:
+        players = [p for p in players if not _plays_by_bot(p.user)]
     users = [p.user_id for p in players]
     busy = busy_user_ids(now, among=users) if users else set()
     entries = [_entry(arena, p) for p in players if p.user_id not in busy]
-    return Pool(entries, blocked_among(users), now)
+    return Pool(entries, blocked_among(users), now, widen=arena_window)
+
+
+def _plays_by_bot(user: Any) -> bool:
+    return bool(getattr(getattr(user, "profile", None), "plays_by_bot", False))
 
 
 def blocked_among(users: list[int]) -> frozenset[tuple[int, int]]:
@@ -382,9 +393,14 @@ def _seat(arena: Arena, pairs: list[tuple[PoolEntry, PoolEntry]], now: datetime)
         users = get_user_model().objects.select_related("profile").in_bulk(players)
         started = []
         for a, b in ready:
-            match = new_match(
-                users[a.user_id], users[b.user_id], arena.preset, arena.target, rated=arena.rated
-            )
+            with feeds.seating_for(arena.public_id):
+                match = new_match(
+                    users[a.user_id],
+                    users[b.user_id],
+                    arena.preset,
+                    arena.target,
+                    rated=arena.rated,
+                )
             # Seated now (the pass's ``now`` is when it read the free players, and a match may
             # have been counted since).
             ArenaMatch.objects.create(
@@ -510,6 +526,8 @@ def finish(arena: Arena, now: datetime | None = None) -> bool:
         if not closed:
             return False
         arena.finished_at = now
+        if arena.kind == Arena.Kind.SCHEDULED:
+            list_changed()
         ArenaPlayer.objects.filter(arena=arena).update(free_since=None)
         places = {s.player.user_id: s.rank for s in standings(arena)}
         event_log.record_all(
@@ -541,9 +559,10 @@ def arena_event(arena: Arena, what: str, rank: int | None = None) -> dict[str, A
 
 
 def take_out(user_id: int, *, rated_only: bool) -> int:
-    """A moderator's sanction: the player leaves the arenas not yet over (only the rated ones
-    with ``rated_only``), their points no longer counted: how many places."""
-    found = ArenaPlayer.objects.filter(user_id=user_id, removed=False, arena__finished_at=None)
+    """A moderator's sanction: the player's places in every arena, over or not (only the rated
+    ones with ``rated_only``), are removed, their points no longer counted: how many places.
+    For good: lifting the sanction gives none back (docs/arenas.md, "Removed points")."""
+    found = ArenaPlayer.objects.filter(user_id=user_id, removed=False)
     if rated_only:
         found = found.filter(arena__rated=True)
     arenas = list(Arena.objects.filter(pk__in=found.values("arena_id")))
@@ -577,6 +596,8 @@ def started_now(now: datetime | None = None) -> list[Arena]:
             for player in players:
                 _push_start(arena, player.user)
             arena_changed(arena)
+            if arena.kind == Arena.Kind.SCHEDULED:
+                list_changed()
         told.append(arena)
     return told
 

@@ -9,7 +9,9 @@ lobby is not logged per player: see ``lobby.presence.note_change``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +22,7 @@ from games.events import MatchChanged
 from games.live import quick_messages
 from games.models import Match, Seat
 from ginsite.lib.apikit import api_time
+from lobby.arena import of_match
 from lobby.events import log as event_log
 from lobby.models import Challenge, display_name_of
 
@@ -125,8 +128,38 @@ def challenges_closed_at(when: datetime) -> None:
 
 
 def match_json(change: MatchChanged) -> dict[str, Any]:
-    """What a match event stores: which match, at which version; never a card."""
-    return {"match": change.public_id, "version": change.version, "status": change.status}
+    """What a match event stores: which match, at which version, the arena it is played in
+    (or null); never a card."""
+    return {
+        "match": change.public_id,
+        "version": change.version,
+        "status": change.status,
+        "arena": arena_of(change) if change.kind == Match.Kind.LOBBY else None,
+    }
+
+
+# The arena seating a match now (``seating_for``): the match's first event is recorded while it
+# is made, before the arena's row that names it exists.
+_seating: ContextVar[str | None] = ContextVar("arena_seating", default=None)
+
+
+@contextmanager
+def seating_for(arena_public_id: str) -> Iterator[None]:
+    """Around the making of an arena's match: its first event names the arena too."""
+    token = _seating.set(arena_public_id)
+    try:
+        yield
+    finally:
+        _seating.reset(token)
+
+
+def arena_of(change: MatchChanged) -> str | None:
+    """The public id of the arena that seated this lobby match, if one did (only lobby matches
+    are ever an arena's: the others cost no query; each process keeps the answer)."""
+    seating = _seating.get()
+    if seating is not None:
+        return seating
+    return of_match.arena_of(change.match_id, change.public_id)
 
 
 def match_changed(change: MatchChanged, match: Match | None = None) -> None:

@@ -18,12 +18,15 @@ MATCH = obj(
         "match": {"type": "string"},
         "version": {"type": "integer", "description": "The match's version after the change."},
         "status": {"type": "string"},
+        "arena": nullable(
+            {"type": "string", "description": "The arena this match is played in; null: none."}
+        ),
         "seat": nullable({"type": "integer"}),
         "view": nullable(VIEW),
         "superseded": {"type": "boolean", "description": "A newer event of the match follows."},
     },
     "`match`: one of your matches started or changed.",
-    optional=("seat", "view", "superseded"),
+    optional=("arena", "seat", "view", "superseded"),
 )
 
 RATING = obj(

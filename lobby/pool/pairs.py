@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cached_property
@@ -45,15 +45,23 @@ def again(a: PoolEntry, b: PoolEntry) -> bool:
 
 @dataclass(frozen=True)
 class Pool:
-    """What a pass knows: the waiting entries, oldest first, and who blocked whom."""
+    """What a pass knows: the waiting entries, oldest first, and who blocked whom; ``widen``
+    is how the window grows with the time waited (quick pairing's ``window``; an arena's keeps
+    growing past ``WINDOW_MAX``, ``lobby.arena.window``)."""
 
     entries: list[PoolEntry]
     blocked: frozenset[tuple[int, int]]
     now: datetime
+    widen: Callable[[datetime, datetime], float] = window
 
     @cached_property
-    def windows(self) -> dict[int, int]:
-        return {e.pk: window(e.joined_at, self.now) for e in self.entries}
+    def windows(self) -> dict[int, float]:
+        return {e.pk: self.widen(e.joined_at, self.now) for e in self.entries}
+
+    @cached_property
+    def widest(self) -> float:
+        """Nobody further away than the widest window of this pass can be near."""
+        return max(self.windows.values(), default=0)
 
     def fits(self, a: PoolEntry, b: PoolEntry) -> bool:
         """Whether ``a`` and ``b`` may play each other at all (the window aside)."""
@@ -89,8 +97,7 @@ class Pool:
         """The nearest rating within the window, ties to the longest waiting; the player ``me``
         was paired with last time only when nobody else waits for the same game."""
         again_near = []
-        # No window is wider than WINDOW_MAX: nobody further away can be near.
-        for other in waiting.outward(me.rating, WINDOW_MAX):
+        for other in waiting.outward(me.rating, self.widest):
             if other.pk == me.pk or not self.fits(me, other) or not self.near(me, other):
                 continue
             if not again(me, other):

@@ -86,3 +86,18 @@ def test_arena_events_at_the_start_and_the_end(alice_api: Api, bob_api: Api) -> 
         ("finished", 1),
     ]
     assert ArenaPlayer.objects.get().points == 0
+
+
+def test_an_arena_match_names_its_arena_and_other_matches_say_null(
+    alice_api: Api, bob_api: Api, alice: User
+) -> None:
+    made = arena()
+    alice_api.post(f"/arenas/{made.public_id}/join", {})
+    match = body(bob_api.post(f"/arenas/{made.public_id}/join", {}))["me"]["playing"]
+    assert body(alice_api.get(f"/matches/{match}"))["arena"] == made.public_id
+    assert [m["arena"] for m in body(alice_api.get("/matches"))] == [made.public_id]
+    win(alice)  # its start, moves and end: the match's events name the arena
+    events = [e for e in body(alice_api.get("/events", since=0))["events"] if e["type"] == "match"]
+    assert len(events) > 2 and {e["data"]["arena"] for e in events} == {made.public_id}
+    bea = body(alice_api.post("/matches/bea", {"level": "easy"}))
+    assert body(alice_api.get(f"/matches/{bea['id']}"))["arena"] is None

@@ -257,3 +257,72 @@ def test_bots_play_only_where_bots_are_allowed(clock: Clock, alice: User, bob: U
     service.join(bob, allowed)
     service.join(alice, allowed)
     assert _opponents(match_of(alice)) == {"alice", "bob"}
+
+
+def test_lifting_a_closure_gives_no_place_back_in_any_arena(
+    clock: Clock, alice: User, bob: User, django_user_model: type[User]
+) -> None:
+    moderator = make_moderator(django_user_model, "mo")
+    over, running = arena(minutes=20), arena(minutes=60, target=50, rated=False)
+    for made in (over, running):
+        service.join(alice, made)
+        clock.advance(seconds=30)  # the first win parted their ratings: the window widens
+        service.join(bob, made)
+        win(alice)
+    clock.advance(minutes=30)
+    service.sweep()
+    over.refresh_from_db()
+    assert service.phase(over) == "over" and _board(over)[0] == ("alice", 2, 1)
+    closure = actions.act(moderator, alice, Sanction.Kind.CLOSURE, "other", "farming arena points")
+    assert [s.username for s in service.podium(over)] == ["bob"]
+    actions.lift(moderator, closure.pk, "appeal granted")
+    # The account is open again, but its arena points stay removed (as on lichess), in the arena
+    # that was over as in the one still running; it may not come back to the running one.
+    assert [s.username for s in service.standings(over)] == ["bob"]
+    assert [s.username for s in service.standings(running)] == ["bob"]
+    with pytest.raises(NotAllowed):
+        service.join(alice, running)
+
+
+def test_nobody_waits_long_for_want_of_a_near_rating(
+    clock: Clock, alice: User, bob: User, carol: User, dave: User
+) -> None:
+    for user, rating in ((alice, 1500), (bob, 2300), (carol, 4000), (dave, 1000)):
+        _rate(user, rating)
+    made = arena()
+    for user in (alice, bob, carol):
+        service.join(user, made)
+    clock.advance(seconds=30)
+    service.sweep()
+    assert not ArenaMatch.objects.exists()  # 800 apart: quick pairing's window ends at 500
+    clock.advance(seconds=10)
+    service.sweep()
+    # The arena's window goes on widening (to +-1000 after 40 s): the nearest is paired.
+    assert _opponents(match_of(alice)) == {"alice", "bob"}
+    service.join(dave, made)
+    clock.advance(seconds=19)
+    service.sweep()
+    assert ArenaMatch.objects.count() == 1  # carol and dave are 3000 apart
+    clock.advance(seconds=1)
+    service.sweep()
+    # After a minute of waiting anyone free is near enough.
+    assert _opponents(match_of(carol)) == {"carol", "dave"}
+
+
+def test_an_account_that_turns_bot_after_joining_is_not_paired_where_bots_may_not_play(
+    clock: Clock, alice: User, bob: User, carol: User
+) -> None:
+    made = arena(starts_in=10)
+    for user in (alice, bob, carol):
+        service.join(user, made)
+    for user in (bob, carol):
+        user.profile.plays_by_bot = True
+        user.profile.save()
+    clock.advance(minutes=10)
+    service.sweep()
+    # Neither with the person nor with each other: bots do not play in this arena at all.
+    assert not ArenaMatch.objects.exists()
+    bob.profile.plays_by_bot = False
+    bob.profile.save()
+    service.sweep()
+    assert _opponents(match_of(alice)) == {"alice", "bob"}

@@ -31,9 +31,12 @@ def test_the_home_page_and_the_lobby_list_the_arenas_with_a_countdown(
     page = client.get("/").content.decode()
     assert "Standard to 100, 30-minute arena" in _text(page)
     assert "Starts in 1:30:00" in _text(page)
+    # Live: the home page's list has a socket of its own, the countdowns tick (arena.js).
+    assert 'ws-connect="/ws/arenas/"' in page and "js/arena.js" in page
     client.force_login(alice)
     lobby = client.get("/lobby/").content.decode()
     assert "Starts in 1:30:00" in _text(lobby)
+    assert "js/arena.js" in lobby
 
 
 def test_the_arena_page_in_german(clock: Clock, client: Client, alice: User) -> None:

@@ -1,7 +1,11 @@
-"""The arena page's socket: a match's end reaches every viewer as one push of the regions, in
-the viewer's own language, the standings moved; nobody's page gets a message per change."""
+"""The arena page's socket: a match's end reaches every viewer as one push of only what changed
+(the rows of the standings that moved, not the whole table), after a first push of everything in
+the viewer's own language; nobody's page gets a message per change; a page that missed a push
+gets everything again when it asks."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from channels.db import database_sync_to_async
@@ -16,14 +20,13 @@ from tests.sockets import Socket
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
-async def _page(public_id: str, user: object, language: str = "en") -> Socket:
+async def _page(public_id: str, user: object, language: str = "en") -> tuple[Socket, dict]:
     socket = Socket(URLRouter(websocket_urlpatterns), f"/ws/arena/{public_id}/")
     socket.scope["user"] = user
     socket.scope["headers"] = [(b"accept-language", language.encode())]
     connected, _code = await socket.connect()
     assert connected
-    await socket.receive_from()  # the catch-up push
-    return socket
+    return socket, await socket.receive_json_from()  # the catch-up push: everything
 
 
 def _setup(alice: User, bob: User) -> str:
@@ -33,20 +36,37 @@ def _setup(alice: User, bob: User) -> str:
     return made.public_id
 
 
-async def test_a_match_end_is_one_push_per_viewer_in_their_language(
+def _row(push: dict, username: str) -> str:
+    rows = push["rows"]["standings"].get("set", {})
+    return next(html for html in rows.values() if f'data-player="{username}"' in html)
+
+
+async def test_a_match_end_is_one_push_per_viewer_of_only_what_changed(
     alice: User, bob: User, carol: User
 ) -> None:
     public_id = await database_sync_to_async(_setup)(alice, bob)
-    watcher = await _page(public_id, AnonymousUser(), "de")
-    player = await _page(public_id, carol)
-    # alice wins: the points, the streak, the next pairing of alice and bob: one change each.
+    watcher, first = await _page(public_id, AnonymousUser(), "de")
+    player, _first = await _page(public_id, carol)
+    assert first["v"] == 1 and first["full"] is True
+    assert "Tabelle" in first["regions"]["arena-standings"]  # German, for the German reader
+    assert set(first["rows"]["standings"]["set"]) == set(first["rows"]["standings"]["order"])
+    # alice wins: the points, the streak, the next pairing of alice and bob: one push each.
     await database_sync_to_async(win)(alice)
     pushed = await watcher.receive_from()
-    assert 'id="arena-standings"' in pushed and 'id="arena-pairings"' in pushed
-    assert "Tabelle" in pushed  # German, for the German reader
-    assert "<td data-points>2</td>" in pushed
-    mine = await player.receive_from()
-    assert "Standings" in mine and "<td data-points>2</td>" in mine
+    change = json.loads(pushed)
+    assert change["v"] == 2 and change["full"] is False
+    assert "<td data-points>2</td>" in _row(change, "alice")
+    assert "arena-standings" not in change["regions"]  # its title and header did not change
+    assert len(pushed) < len(json.dumps(first))
+    mine = await player.receive_json_from()
+    assert mine["v"] == 2 and "<td data-points>2</td>" in _row(mine, "alice")
+    assert await watcher.receive_nothing(timeout=1.5)
+    # A page that missed a push asks for everything again, and gets it as the next push.
+    await watcher.send_to(text_data=json.dumps({"resync": True}))
+    again = await watcher.receive_json_from()
+    assert again["v"] == 3 and again["full"] is True
+    assert "<td data-points>2</td>" in _row(again, "alice")
+    await watcher.send_to(text_data="nonsense")
     assert await watcher.receive_nothing(timeout=1.5)
     await watcher.disconnect()
     await player.disconnect()

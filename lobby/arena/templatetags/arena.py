@@ -43,8 +43,9 @@ def rows(arenas: list[Any]) -> list[dict[str, Any]]:
 
 
 @register.inclusion_tag("arena/_list.html")
-def arena_list(limit: int = 4) -> dict[str, Any]:
-    return {"rows": rows(service.listed(limit=limit))}
+def arena_list(limit: int = 4, oob: bool = False) -> dict[str, Any]:
+    """The next few of the site's arenas (``oob``: as a push's out-of-band swap)."""
+    return {"rows": rows(service.listed(limit=limit)), "oob": oob}
 
 
 @register.inclusion_tag("arena/_player_arenas.html")
