@@ -114,12 +114,15 @@ def _play_out(page: Page) -> str:
 
 def _to_discard(page: Page) -> None:
     """On to the player's discard phase, drawing as a player does: a tap on the pile (the
-    upcard) or on the stock."""
+    upcard) or on the stock, and Next hand when Bea's last move ended the hand (she may knock
+    at any discard of hers)."""
     for _turn in range(10):
         _my_turn(page)
         if page.locator("#actions button[value=discard]").count():
             return
-        if page.locator("#actions button[value=pass]").count():
+        if page.locator("#actions button[value=next_hand]").count():
+            page.locator("#actions button[value=next_hand]").click()
+        elif page.locator("#actions button[value=pass]").count():
             page.locator("#pile .discard button").click()
         else:
             page.locator("#pile .stock button").click()
