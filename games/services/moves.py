@@ -166,8 +166,9 @@ def _store(
     ]
     reason = _record(match, before, after)
     match.moved_at = now
-    if after.to_act != before.to_act or after.to_act is None:
-        # A new turn (or none): a draw and the discard after it are one turn.
+    if after.to_act != before.to_act or after.to_act is None or before.phase == "shuffling":
+        # A new turn (or none): a draw and the discard after it are one turn; a deal begins
+        # one even for the seat whose seed it waited for last.
         match.turn_began_at = None if after.to_act is None else now
     # The actions and the row together: one round trip on PostgreSQL.
     lookups.store_move(actions, match, ROW_FIELDS)
