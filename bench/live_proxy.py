@@ -7,14 +7,12 @@ from __future__ import annotations
 import shutil
 import socket
 import ssl
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
-from deploy.config import ROOT, Config
+from deploy.config import on_loopback
 from deploy.nginx import Nginx
 
 READY_SECONDS = 30.0
@@ -30,12 +28,6 @@ class Front:
     pid: int  # nginx's master process (its workers are its children)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _wait_listening(port: int) -> None:
     deadline = time.monotonic() + READY_SECONDS
     while time.monotonic() < deadline:
@@ -49,22 +41,8 @@ def _wait_listening(port: int) -> None:
 @contextmanager
 def nginx_in_front(ports: list[int]) -> Iterator[Front]:
     """nginx on free ports, proxying to the workers on ``ports``, for the length of the block."""
-    # Not a 0700 temporary directory: nginx's workers (www-data) keep their buffers here.
-    run_dir = Path(tempfile.mkdtemp(prefix="bench-live-nginx-"))
-    run_dir.chmod(0o755)
-    config = Config(
-        workers=len(ports),
-        worker_port=ports[0],
-        http_port=_free_port(),
-        https_port=_free_port(),
-        server_name="localhost",
-        run_dir=run_dir,
-        tls_cert="",
-        tls_key="",
-        drain_seconds=0.0,
-        static_root=ROOT / "staticfiles",
-        nginx_user="www-data",
-    )
+    config = on_loopback(len(ports), ports[0], prefix="bench-live-nginx-", nginx_user="www-data")
+    run_dir = config.run_dir
     nginx = Nginx(config)
     nginx.write(ports)
     nginx.start()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import socket
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,3 +65,32 @@ def from_environment() -> Config:
         static_root=Path(_str("STATIC_ROOT", str(ROOT / "staticfiles"))).resolve(),
         nginx_user=_str("GIN_NGINX_USER", "www-data"),
     )
+
+
+def on_loopback(workers: int, worker_port: int, *, prefix: str, nginx_user: str) -> Config:
+    """A throwaway configuration on this machine: free HTTP and HTTPS ports, a self-signed
+    certificate, no drain, in a new run directory named after ``prefix`` (a benchmark's or a
+    test's nginx in front of workers it started)."""
+    # Not a 0700 temporary directory: nginx's workers (``nginx_user``) keep their buffers here.
+    run_dir = Path(tempfile.mkdtemp(prefix=prefix))
+    run_dir.chmod(0o755)
+    return Config(
+        workers=workers,
+        worker_port=worker_port,
+        http_port=free_port(),
+        https_port=free_port(),
+        server_name="localhost",
+        run_dir=run_dir,
+        tls_cert="",
+        tls_key="",
+        drain_seconds=0.0,
+        static_root=ROOT / "staticfiles",
+        nginx_user=nginx_user,
+    )
+
+
+def free_port() -> int:
+    """A port nobody listens on now, on the loopback address."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

@@ -10,7 +10,6 @@ import re
 import shutil
 import socket
 import ssl
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -19,35 +18,21 @@ from pathlib import Path
 
 import pytest
 
-from deploy.config import ROOT, Config
+from deploy.config import ROOT, Config, free_port, on_loopback
 from deploy.nginx import Nginx, render
 from tests.proxied import nginx_or_skip
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
 def nginx_without_workers() -> Iterator[tuple[int, ssl.SSLContext]]:
     nginx_or_skip()
-    run_dir = Path(tempfile.mkdtemp(prefix="gin-nginx-conf-"))
-    run_dir.chmod(0o755)
-    config = Config(
-        workers=1,
-        worker_port=free_port(),  # nobody listens there
-        http_port=free_port(),
-        https_port=free_port(),
-        server_name="localhost",
-        run_dir=run_dir,
-        tls_cert="",
-        tls_key="",
-        drain_seconds=0.0,
-        static_root=ROOT / "staticfiles",
+    config = on_loopback(
+        1,
+        free_port(),  # nobody listens there
+        prefix="gin-nginx-conf-",
         nginx_user=os.environ.get("GIN_NGINX_USER", "www-data"),
     )
+    run_dir = config.run_dir
     nginx = Nginx(config)
     nginx.write([config.worker_port])
     nginx.start()
