@@ -86,14 +86,16 @@ class PushService:
                 )
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 push = Push(self.path, headers, body, json.loads(clear), status)
+                # Recorded before the answer: once the site has its answer (and its delivery
+                # is idle), a test sees the push.
+                with service.arrived:
+                    service.received.append(push)
+                    service.arrived.notify_all()
                 self.send_response(status)
                 if 300 <= status < 400:
                     self.send_header("Location", service.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
-                with service.arrived:
-                    service.received.append(push)
-                    service.arrived.notify_all()
 
             def log_message(self, *args: Any) -> None:
                 pass
