@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext
 
 from tests.browser.table_helpers import ARTIFACTS, SIZES, sign_in, table_in
 from tests.browser.test_table_layout import outside
@@ -66,27 +66,31 @@ def test_the_phone_lobby_names_each_row_of_rules_and_marks_the_usual_choice(
     assert rows.count() == 3
     lang = page.evaluate("document.documentElement.lang")
     page.screenshot(path=str(SHOTS / f"lobby-{lang}-360x740.png"), full_page=True)
-    # The lobby's socket swaps its regions in once it connects: measure them laid out.
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('#lobby-pool button.tile')]"
-        ".every(b => b.getBoundingClientRect().width > 0)"
-    )
-    for i in range(3):
-        # A row: the rules' name, then its four targets side by side. Measured in one go: the
-        # lobby's socket may swap the region in between two measurements on a busy machine.
-        expect(rows.nth(i).locator("button.tile").nth(3)).to_be_visible()
-        boxes = (
-            rows.nth(i)
-            .locator("button.tile")
-            .evaluate_all("els => els.slice(0, 4).map(e => e.getBoundingClientRect().toJSON())")
-        )
-        assert len(boxes) == 4
+    # The lobby's socket swaps its regions in once it connects (and again when the lobby
+    # changes): measure every row in one go, once each tile is laid out, so that no swap
+    # falls between two measurements.
+    layout = page.wait_for_function(
+        """() => {
+            const rows = [...document.querySelectorAll('#lobby-pool .tile-row')];
+            const boxes = rows.map(row => [...row.querySelectorAll('button.tile')]
+                .slice(0, 4).map(b => b.getBoundingClientRect().toJSON()));
+            const laid = rows.length === 3 && boxes.every(
+                row => row.length === 4 && row.every(b => b.width > 0));
+            return laid && {
+                boxes,
+                tops: rows.map(r => r.getBoundingClientRect().y),
+                names: rows.map(r => r.querySelector('.tile-rules').innerText.trim()),
+            };
+        }"""
+    ).json_value()
+    for boxes, name in zip(layout["boxes"], layout["names"], strict=True):
+        # A row: the rules' name, then its four targets side by side.
         assert len({round(b["y"]) for b in boxes}) == 1, boxes
         # Big enough for a thumb, and the label on one line.
         assert all(b["width"] >= 44 and b["height"] <= 56 for b in boxes), boxes
-        assert rows.nth(i).locator(".tile-rules").inner_text()
+        assert name
     # The rows one under another.
-    tops = rows.evaluate_all("els => els.map(e => e.getBoundingClientRect().y)")
+    tops = layout["tops"]
     assert tops == sorted(tops) and len(set(tops)) == 3, tops
     # One tile stands out: the usual choice, filled; the rest are plain.
     filled = pool.locator("button.tile:not(.secondary)")
