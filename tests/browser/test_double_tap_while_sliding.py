@@ -43,16 +43,16 @@ def test_two_taps_on_one_spot_discard_the_card_the_first_hit(
         x, y = box["x"] + CORNER["x"], box["y"] + CORNER["y"]
         page.touchscreen.tap(x, y)
         # The hand slides one card's step to the right, as it does making room for a card:
-        # the neighbour's corner is now under the finger.
-        step = box["x"] - left["x"]
-        page.evaluate(
-            """step => document.querySelector('#hand .hand-cards').animate(
-                [{transform: `translateX(${step}px)`}, {transform: `translateX(${step}px)`}],
-                {duration: 4000})""",
-            step,
-        )
+        # the neighbour's corner is now under the finger. One round trip between the taps
+        # (a busy machine must not stretch them past the double tap's half second).
         under = page.evaluate(
-            "([x, y]) => document.elementFromPoint(x, y).closest('li').dataset.code", [x, y]
+            """([step, x, y]) => {
+                document.querySelector('#hand .hand-cards').animate(
+                    [{transform: `translateX(${step}px)`}, {transform: `translateX(${step}px)`}],
+                    {duration: 4000});
+                return document.elementFromPoint(x, y).closest('li').dataset.code;
+            }""",
+            [box["x"] - left["x"], x, y],
         )
         assert under == neighbour
         page.touchscreen.tap(x, y)

@@ -119,9 +119,10 @@ def worker(postgresql_only: None) -> Iterator[str]:
         deadline = time.monotonic() + 30
         while True:
             try:
-                with urllib.request.urlopen(base + "/health/", timeout=2):
+                with urllib.request.urlopen(base + "/health/", timeout=5):
                     break
-            except (urllib.error.URLError, ConnectionError):
+            # Refused before it listens; a read that times out while it starts on a busy machine.
+            except OSError:
                 if time.monotonic() > deadline or process.poll() is not None:
                     raise RuntimeError("daphne did not start") from None
                 time.sleep(0.2)
