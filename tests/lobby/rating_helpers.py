@@ -15,6 +15,7 @@ from games.models import Match
 from games.state_cache import load_state
 from lobby import services as lobby_services
 from lobby.ratings.models import Rating
+from lobby.ratings.results import MOVES_TO_RATE
 from tests.seeds import deal
 
 from .lobby_helpers import online
@@ -92,7 +93,10 @@ def next_hand(match: Match) -> None:
 def play_out(match: Match, winner: int) -> None:
     """Play the match to its end, hand after hand: seat ``winner`` keeps its deadwood low and
     knocks or goes gin when it can; the other keeps its deadwood high and never ends a hand,
-    so it is never the one to score (no undercut: its deadwood stays far above 10)."""
+    so it is never the one to score (no undercut: its deadwood stays far above 10). The winner
+    ends no hand before both have made the moves a rated match needs: a first hand that could
+    end at once (and a match to 50 in one hand) would be aborted, not rated."""
+    made = [0, 0]
     while True:
         state = state_of(match)
         if state.phase == "match_over":
@@ -103,8 +107,10 @@ def play_out(match: Match, winner: int) -> None:
             services.submit(match, 0, {"type": "next_hand"}, match.version)
         else:
             seat = state.to_act
-            action = choose(state, seat, ends=seat == winner, low=seat == winner)
+            ends = seat == winner and min(made) >= MOVES_TO_RATE
+            action = choose(state, seat, ends=ends, low=seat == winner)
             services.submit(match, seat, action, match.version)
+            made[seat] += 1
 
 
 def choose(state: Any, seat: int, *, ends: bool, low: bool) -> dict[str, Any]:
