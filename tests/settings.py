@@ -74,3 +74,9 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # commit as a site does.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"  # noqa: F405
+
+# PBKDF2 at full strength takes a third of a second a hash on this machine: every test user
+# made with a password, and every sign-in, would pay it (the browser tests' sign-ins most). The
+# same algorithm with few rounds instead: a hash stores its rounds, so the servers that the
+# distributed and deployment tests start (the site's own settings) check these passwords too.
+PASSWORD_HASHERS = ["tests.hashers.FewRoundsPBKDF2"]

@@ -65,11 +65,6 @@ def _generous_rate_limit(settings) -> None:  # type: ignore[no-untyped-def]
     settings.API_RATE_LIMIT = 100_000
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings) -> None:  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def alice_api(alice: User) -> Api:
     return Api(token_for(alice))

@@ -129,8 +129,3 @@ def csrf_client(alice: User) -> Client:
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
     return client
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings) -> None:  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

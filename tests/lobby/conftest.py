@@ -19,12 +19,6 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings) -> None:  # type: ignore[no-untyped-def]
-    # PBKDF2 at full strength makes every sign-up and sign-in test take a noticeable while.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     """The site's clock (``timezone.now``) frozen now, moved on by the test."""

@@ -18,11 +18,6 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings) -> None:  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def moderator(django_user_model: type[User]) -> User:
     """mo: a staff account in the "Moderators" group."""

@@ -22,11 +22,6 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings) -> None:  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def admin_user(django_user_model: type[User]) -> User:
     return django_user_model.objects.create_superuser("root", password=ADMIN_PASSWORD)
