@@ -11,9 +11,11 @@ check them.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -135,3 +137,17 @@ class ArenaMatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} in {self.arena_id}"
+
+
+UPCOMING, RUNNING, ENDING, OVER = "upcoming", "running", "ending", "over"
+
+
+def phase(arena: Arena, now: datetime | None = None) -> str:
+    """Upcoming before the start, running until the end, ending while matches started before
+    the end are played, over once the last of them counted."""
+    now = now or timezone.now()
+    if arena.finished_at is not None:
+        return OVER
+    if now < arena.starts_at:
+        return UPCOMING
+    return RUNNING if now < arena.ends_at else ENDING

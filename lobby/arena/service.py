@@ -1,34 +1,21 @@
-"""Arenas' one door (docs/arenas.md): joining, pausing, leaving, the standings, the pairing
-pass, the points of a match that ended, and the end of an arena. Pages, the API and the sweep
-call these and change arenas nowhere else.
+"""Arenas' one door (docs/arenas.md): joining, pausing, leaving, the standings (read in
+``standings``), the pairing pass (``pairing``), the points of a match that ended, and the end of
+an arena. Pages, the API and the sweep call these and change arenas nowhere else.
 
-Pairing reuses quick pairing's choice (``lobby.pool.pairs.Pool``): each free player of a
-running arena is an entry waiting since they became free, with their rating when they joined
-and their last opponent, so the nearest rating within a window that widens while they wait is
-chosen, never across a block, a bot only in an arena that allows bots, and not the last
-opponent again while someone else waits. The pass runs after a join and at every worker's
-sweep, which a match's end wakes (``hooks``): the next pairing does not wait for a tick.
-
-Exactly once: a batch of pairs is seated in one transaction that takes its players' account
-rows (``lock_players``, those nobody else holds) and re-reads their arena rows: only players
-still free, not paused and in no live lobby match sit down. A match's points are counted in
-the transaction that ends it, once (``ArenaMatch.counted_at``), under the lock of both
-players' arena rows.
+The pairing pass runs after a join and at every worker's sweep, which a match's end wakes
+(``hooks``): the next pairing does not wait for a tick. A match's points are counted in the
+transaction that ends it, once (``ArenaMatch.counted_at``), under the lock of both players'
+arena rows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -37,50 +24,33 @@ from games.models import Match
 from games.services import lock_players
 from ginsite.lib.apikit import api_time
 from ginsite.lib.refusals import Conflict, NotAllowed, NotFound
-from lobby.broadcast import send_to_match
-from lobby.events import feeds
 from lobby.events import log as event_log
-from lobby.events.feeds import person_json
-from lobby.models import Block, PoolEntry
-from lobby.moderation.models import Sanction
-from lobby.pool.pairs import Pool
-from lobby.presence import busy_user_ids
 from lobby.ratings import aborts, eligibility
 from lobby.ratings.glicko import START_RATING
 from lobby.ratings.models import Rating
 from lobby.ratings.results import played_enough
-from lobby.services.pairing import new_match, withdraw_elsewhere
 from lobby.webpush.delivery import Notice
 from lobby.webpush.delivery import send as send_push
 
 from . import points as scoring
 from . import schedule
-from .models import Arena, ArenaMatch, ArenaPlayer
+from .models import ENDING as ENDING  # the door's names for what pages and the API read
+from .models import OVER as OVER
+from .models import RUNNING, Arena, ArenaMatch, ArenaPlayer, phase
+from .models import UPCOMING as UPCOMING
+from .pairing import pair, plays_by_bot, wake_sweep
 from .push import arena_changed, list_changed
-from .window import arena_window
+from .standings import Standing, counted_players, standings
+from .standings import rank_of as rank_of
+from .standings import running_matches as running_matches
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
-# Pairs seated in one transaction (as the pool's SEAT_BATCH).
-SEAT_BATCH = 25
 # An arena holds at most this many players (a page and a pass over them stay cheap).
 MAX_PLAYERS = 1000
 # The endings that leave the match to the other player.
 _GIVEN_UP = frozenset({Match.Status.RESIGNED, Match.Status.ABANDONED, Match.Status.TIMED_OUT})
-
-UPCOMING, RUNNING, ENDING, OVER = "upcoming", "running", "ending", "over"
-
-
-def phase(arena: Arena, now: datetime | None = None) -> str:
-    """Upcoming before the start, running until the end, ending while matches started before
-    the end are played, over once the last of them counted."""
-    now = now or timezone.now()
-    if arena.finished_at is not None:
-        return OVER
-    if now < arena.starts_at:
-        return UPCOMING
-    return RUNNING if now < arena.ends_at else ENDING
 
 
 def find(public_id: str) -> Arena:
@@ -115,7 +85,7 @@ def join(user: AbstractBaseUser, arena: Arena, now: datetime | None = None) -> A
     now = now or timezone.now()
     if now >= arena.ends_at or arena.finished_at is not None:
         raise Conflict(_("This arena is over."))
-    is_bot = _plays_by_bot(user)
+    is_bot = plays_by_bot(user)
     if is_bot and not arena.allow_bots:
         raise NotAllowed(_("Bots may not play in this arena."))
     if arena.rated:
@@ -207,242 +177,6 @@ def playing_now(arena: Arena, user_id: int) -> Match | None:
     return played.match if played is not None else None
 
 
-# --- Standings ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Standing:
-    rank: int
-    player: ArenaPlayer
-    name: str
-    username: str
-    performance: int | None
-
-    @property
-    def points(self) -> int:
-        return self.player.points
-
-    @property
-    def streak(self) -> int:
-        return self.player.streak
-
-    @property
-    def on_fire(self) -> bool:
-        """The next win counts double."""
-        return self.player.streak >= scoring.STREAK_FROM
-
-
-def counted_players(arena: Arena) -> Any:
-    """The arena's players who hold a place: not taken out, their account open, and in a rated
-    arena not banned from rated play (their points are removed)."""
-    found = ArenaPlayer.objects.filter(arena=arena, removed=False, user__is_active=True)
-    if arena.rated:
-        banned = Sanction.objects.filter(
-            user_id=OuterRef("user_id"), kind=Sanction.Kind.RATED_BAN, lifted_at__isnull=True
-        )
-        found = found.exclude(Exists(banned))
-    return found
-
-
-def standings(arena: Arena, limit: int | None = None) -> list[Standing]:
-    """The arena's players by rank (points, then performance, then who got there first; see
-    ``points``), each with their place."""
-    players = sorted(counted_players(arena).select_related("user__profile"), key=scoring.rank_key)
-    if limit is not None:
-        players = players[:limit]
-    return [
-        Standing(
-            rank=i,
-            player=p,
-            name=person_json(p.user)["display_name"],
-            username=p.user.get_username(),
-            performance=scoring.performance(p.opponents_rating, p.wins, p.games),
-        )
-        for i, p in enumerate(players, start=1)
-    ]
-
-
-# The table says each player's place beside their name (``hooks.table_links``), and a table
-# renders at every move of its match: the places are read once a second per arena, not per move.
-RANKS_KEPT_SECONDS = 1
-
-
-def rank_of(arena: Arena, user_id: int) -> int | None:
-    """The player's place now (a second old at most); None while their points do not count."""
-    key = f"arena:ranks:{arena.pk}"
-    ranks = cache.get(key)
-    if ranks is None:
-        ranks = {s.player.user_id: s.rank for s in standings(arena)}
-        cache.set(key, ranks, timeout=RANKS_KEPT_SECONDS)
-    return ranks.get(user_id)
-
-
-def running_matches(arena: Arena) -> list[ArenaMatch]:
-    """Who plays whom now."""
-    found = ArenaMatch.objects.filter(arena=arena, counted_at__isnull=True)
-    return list(found.select_related("match", "first__profile", "second__profile"))
-
-
-# --- Pairing ------------------------------------------------------------------------------------
-
-
-def pair(arena: Arena, now: datetime | None = None, *, wake: bool = True) -> list[Match]:
-    """One pairing pass over the arena's free players: the matches started. One pass per arena
-    at a time on every worker (a cache lock); a pass that finds one running leaves its players
-    to it and (``wake``) to the sweep it wakes (the sweep itself goes on at its next tick)."""
-    now = now or timezone.now()
-    if phase(arena, now) != RUNNING:
-        return []
-    started: list[Match] = []
-    with _one_pass(arena) as mine:
-        if not mine:
-            if wake:
-                _wake_sweep()
-            return []
-        for _round in range(5):
-            pairs = _read(arena, now).pairs()
-            seated = []
-            for first in range(0, len(pairs), SEAT_BATCH):
-                seated += _seat(arena, pairs[first : first + SEAT_BATCH], now)
-            started += seated
-            if not seated:
-                break
-    return started
-
-
-@contextmanager
-def _one_pass(arena: Arena) -> Iterator[bool]:
-    key = f"arena:pass:{arena.pk}"
-    got = cache.add(key, 1, timeout=30)
-    try:
-        yield got
-    finally:
-        if got:
-            cache.delete(key)
-
-
-def _wake_sweep() -> None:
-    from games.outbox import sweeper
-
-    sweeper.wake()
-
-
-def _entry(arena: Arena, player: ArenaPlayer) -> PoolEntry:
-    """The free player as quick pairing's chooser sees a waiting entry (a bot by their profile
-    now: an account switched to a bot after it joined is one)."""
-    assert player.free_since is not None
-    return PoolEntry(
-        pk=player.pk,
-        user_id=player.user_id,
-        preset=arena.preset,
-        target=arena.target,
-        rated=arena.rated,
-        days_per_move=None,
-        allow_bots=arena.allow_bots,
-        is_bot=_plays_by_bot(player.user),
-        rating=player.rating,
-        previous_opponent_id=player.last_opponent_id,
-        joined_at=max(player.free_since, arena.starts_at),
-    )
-
-
-def _read(arena: Arena, now: datetime) -> Pool:
-    """The arena's free players as quick pairing's pool. Where bots may not play, an account
-    that switched to playing through a bot after it joined is not paired (docs/arenas.md)."""
-    free = counted_players(arena).filter(free_since__isnull=False, paused=False)
-    players = list(free.select_related("user__profile").order_by("free_since", "pk"))
-    if not arena.allow_bots:
-        players = [p for p in players if not _plays_by_bot(p.user)]
-    users = [p.user_id for p in players]
-    busy = busy_user_ids(now, among=users) if users else set()
-    entries = [_entry(arena, p) for p in players if p.user_id not in busy]
-    return Pool(entries, blocked_among(users), now, widen=arena_window)
-
-
-def _plays_by_bot(user: Any) -> bool:
-    return bool(getattr(getattr(user, "profile", None), "plays_by_bot", False))
-
-
-def blocked_among(users: list[int]) -> frozenset[tuple[int, int]]:
-    blocks = Block.objects.filter(blocker_id__in=users, blocked_id__in=users)
-    pairs = blocks.values_list("blocker_id", "blocked_id")
-    return frozenset(p for a, b in pairs for p in ((a, b), (b, a)))
-
-
-def _seat(arena: Arena, pairs: list[tuple[PoolEntry, PoolEntry]], now: datetime) -> list[Match]:
-    with transaction.atomic():
-        held = lock_players((e.user_id for pair in pairs for e in pair), skip_locked=True)
-        pairs = [(a, b) for a, b in pairs if {a.user_id, b.user_id} <= held]
-        ids = [e.pk for pair in pairs for e in pair]
-        rows = ArenaPlayer.objects.select_for_update().in_bulk(ids)
-        busy = busy_user_ids(among=[e.user_id for pair in pairs for e in pair])
-        ready = [
-            (a, b)
-            for a, b in pairs
-            if all(
-                rows[e.pk].free_since is not None
-                and not rows[e.pk].paused
-                and not rows[e.pk].removed
-                and e.user_id not in busy
-                for e in (a, b)
-            )
-        ]
-        if not ready:
-            return []
-        players = [e.user_id for pair in ready for e in pair]
-        users = get_user_model().objects.select_related("profile").in_bulk(players)
-        started = []
-        for a, b in ready:
-            with feeds.seating_for(arena.public_id):
-                match = new_match(
-                    users[a.user_id],
-                    users[b.user_id],
-                    arena.preset,
-                    arena.target,
-                    rated=arena.rated,
-                )
-            # Seated now (the pass's ``now`` is when it read the free players, and a match may
-            # have been counted since).
-            ArenaMatch.objects.create(
-                arena=arena,
-                match=match,
-                first_id=a.user_id,
-                second_id=b.user_id,
-                started_at=timezone.now(),
-            )
-            for me, other in ((a, b), (b, a)):
-                row = rows[me.pk]
-                row.free_since, row.last_opponent_id = None, other.user_id
-            started.append(match)
-        ArenaPlayer.objects.bulk_update(
-            [rows[e.pk] for pair in ready for e in pair], ["free_since", "last_opponent"]
-        )
-        withdraw_elsewhere(players, now, from_pool=True)
-        event_log.record_all(
-            [
-                event_log.Entry(me.user_id, "paired", _paired_json(arena, users[other.user_id], m))
-                for (a, b), m in zip(ready, started, strict=True)
-                for me, other in ((a, b), (b, a))
-            ]
-        )
-        for (a, b), match in zip(ready, started, strict=True):
-            send_to_match([a.user_id, b.user_id], match)
-        arena_changed(arena)
-    return started
-
-
-def _paired_json(arena: Arena, opponent: Any, match: Match) -> dict[str, Any]:
-    return {
-        "match": match.public_id,
-        "preset": arena.preset,
-        "target": arena.target,
-        "rated": arena.rated,
-        "days_per_move": None,
-        "opponent": person_json(opponent),
-        "arena": arena.public_id,
-    }
-
-
 # --- What a match counted for --------------------------------------------------------------------
 
 
@@ -506,7 +240,7 @@ def count(match_id: int, now: datetime | None = None) -> ArenaMatch | None:
         update_fields=["outcome", "winner_seat", "first_points", "second_points", "counted_at"]
     )
     arena_changed(arena)
-    transaction.on_commit(_wake_sweep)
+    transaction.on_commit(wake_sweep)
     return played
 
 
