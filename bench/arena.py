@@ -156,8 +156,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         stop.set()
         await asyncio.gather(*watching)
         checked = json.loads(await run_quiet([*check, "check", arena_id], env))
-        tracebacks = sum(s.log.read_text(errors="replace").count("Traceback") for s in servers)
+        tracebacks = Counter(
+            kind for s in servers for kind in traceback_kinds(s.log.read_text(errors="replace"))
+        )
         if args.keep_logs:
+            Path(args.keep_logs).mkdir(parents=True, exist_ok=True)
             for server in servers:
                 shutil.copy(server.log, Path(args.keep_logs) / server.log.name)
     return result_of(
@@ -172,6 +175,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     )
 
 
+def traceback_kinds(log: str) -> list[str]:
+    """The exception each traceback in a server's log ended in (its last line, the first not
+    indented after it), so that a count of tracebacks says what they were."""
+    kinds, lines = [], log.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback"):
+            end = next((x for x in lines[i + 1 :] if x and not x[0].isspace()), "?")
+            if end.startswith(("During handling", "The above exception")):
+                continue  # the chain's last traceback names what it ended in
+            kinds.append(end[:120])
+    return kinds
+
+
 def result_of(
     args: argparse.Namespace,
     title: str,
@@ -180,7 +196,7 @@ def result_of(
     checked: dict[str, Any],
     window: tuple[float, float],
     cpu: dict[str, float],
-    tracebacks: int,
+    tracebacks: Counter[str],
 ) -> dict[str, Any]:
     begun, ended = window
     seconds = max(1.0, ended - begun)
@@ -208,7 +224,8 @@ def result_of(
         "push_bytes": asdict(summarize(size / 1000 for _t, size in frames)),
         "errors": dict(Counter(errors)),
         "viewer_errors": dict(Counter(e for v in viewers for e in v.errors)),
-        "server_tracebacks": tracebacks,
+        "server_tracebacks": sum(tracebacks.values()),
+        "server_traceback_kinds": dict(tracebacks.most_common(5)),
         "seated_twice_at_once": checked["seated_twice_at_once"],
         "standings_differ_from_recount": checked["standings_differ_from_recount"],
         "cpu_seconds": cpu,
@@ -242,7 +259,8 @@ def render(result: dict[str, Any]) -> str:
             f"  pushes:                  {result['pushes_per_second_per_viewer']} per second per "
             f"viewer; bytes {ms(size)}",
             f"  errors:                  bots {result['errors'] or 'none'}; viewers "
-            f"{result['viewer_errors'] or 'none'}; {result['server_tracebacks']} tracebacks",
+            f"{result['viewer_errors'] or 'none'}; {result['server_tracebacks']} tracebacks "
+            f"{result['server_traceback_kinds'] or ''}",
             f"  the database says:       seated twice at once {result['seated_twice_at_once']}, "
             f"standings differing from a recount {result['standings_differ_from_recount']}",
             f"  CPU seconds:             servers {cpu['servers']}, PostgreSQL {cpu['postgres']}, "
