@@ -1,7 +1,8 @@
 """HTTP requests run on long-lived lanes (ginsite.serving.lanes): one request after another reuse
 the same thread (and with it the database connection), the whole request (middleware and view)
 runs there without hops to the event loop, a request that finds every lane busy waits for
-one (no more requests at once than lanes), and the event stream never takes a lane."""
+one (no more requests at once than lanes), and the event stream holds a lane only while it
+opens: not for the hours it stays open."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import time
 import pytest
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from asgiref.testing import ApplicationCommunicator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.test import override_settings
 from django.urls import path
 
@@ -29,7 +30,23 @@ def where(request: HttpRequest) -> HttpResponse:
     return HttpResponse(threading.current_thread().name)
 
 
-urlpatterns = [path("where/", where), path("stream/where/", where)]
+stream_more = threading.Event()
+
+
+def stream(request: HttpRequest) -> StreamingHttpResponse:
+    """A stream's first line says where its view ran; then it waits for news until told."""
+    seen.append("stream " + threading.current_thread().name)
+
+    async def lines():  # type: ignore[no-untyped-def]
+        yield (threading.current_thread().name + "\n").encode()
+        while not stream_more.is_set():
+            await asyncio.sleep(0.01)
+        yield b"end\n"
+
+    return StreamingHttpResponse(lines())
+
+
+urlpatterns = [path("where/", where), path("stream/where/", stream)]
 
 
 class BothWays:
@@ -85,6 +102,7 @@ async def _get(app: LanedASGIHandler, url: str, query: str = "") -> tuple[int, b
 def _urls() -> None:
     seen.clear()
     release.clear()
+    stream_more.clear()
     with override_settings(ROOT_URLCONF=__name__, ALLOWED_HOSTS=["localhost"]):
         yield
 
@@ -152,7 +170,25 @@ async def test_a_request_that_gave_up_waiting_does_not_take_the_lane_with_it() -
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_stream_never_takes_a_lane() -> None:
+async def test_a_stream_takes_a_lane_to_open_and_gives_it_back_with_its_first_line() -> None:
     app = LanedASGIHandler(1, streaming_paths=("/stream/",))
-    status, name = await _get(app, "/stream/where/")
-    assert status == 200 and not name.startswith(b"lane")
+    busy = asyncio.ensure_future(_get(app, "/where/", "wait=1"))
+    await _until(lambda: seen, "the first request never reached its view")
+    # While every lane is busy a stream does not open (its opening uses the database as a
+    # request does): it waits for the lane.
+    opening = _communicator(app, "/stream/where/")
+    await opening.send_input({"type": "http.request", "body": b""})
+    await _until(lambda: app.lanes._waiting, "the stream never queued for the lane")
+    assert seen == [seen[0]]
+    release.set()
+    assert (await busy)[0] == 200
+    start = await opening.receive_output(timeout=10)
+    first = await opening.receive_output(timeout=10)
+    assert start["status"] == 200 and first["more_body"]
+    # Its view ran in Django's own thread for it, not on the lane it held.
+    assert not first["body"].startswith(b"lane")
+    # Open, waiting for news: the lane is free again for the next request.
+    status, name = await _get(app, "/where/")
+    assert status == 200 and name.startswith(b"lane")
+    stream_more.set()
+    assert (await opening.receive_output(timeout=10))["body"] == b"end\n"
