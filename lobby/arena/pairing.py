@@ -21,9 +21,9 @@ from games.services import lock_players
 from lobby.broadcast import send_to_match
 from lobby.events import feeds
 from lobby.events import log as event_log
-from lobby.events.feeds import person_json
 from lobby.models import Block, PoolEntry
 from lobby.pool.pairs import Pool
+from lobby.pool.service import paired_json
 from lobby.presence import busy_user_ids
 from lobby.services.pairing import new_match, withdraw_elsewhere
 
@@ -170,7 +170,11 @@ def _seat(arena: Arena, pairs: list[tuple[PoolEntry, PoolEntry]], now: datetime)
         withdraw_elsewhere(players, now, from_pool=True)
         event_log.record_all(
             [
-                event_log.Entry(me.user_id, "paired", _paired_json(arena, users[other.user_id], m))
+                event_log.Entry(
+                    me.user_id,
+                    "paired",
+                    {**paired_json(me, users[other.user_id], m), "arena": arena.public_id},
+                )
                 for (a, b), m in zip(ready, started, strict=True)
                 for me, other in ((a, b), (b, a))
             ]
@@ -179,15 +183,3 @@ def _seat(arena: Arena, pairs: list[tuple[PoolEntry, PoolEntry]], now: datetime)
             send_to_match([a.user_id, b.user_id], match)
         arena_changed(arena)
     return started
-
-
-def _paired_json(arena: Arena, opponent: Any, match: Match) -> dict[str, Any]:
-    return {
-        "match": match.public_id,
-        "preset": arena.preset,
-        "target": arena.target,
-        "rated": arena.rated,
-        "days_per_move": None,
-        "opponent": person_json(opponent),
-        "arena": arena.public_id,
-    }
