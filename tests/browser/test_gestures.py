@@ -96,9 +96,16 @@ def discarded_king_of_diamonds(page: Page) -> None:
 def double_tap(target: Locator, touch: bool) -> None:
     # At the card's corner, the part a fanned hand leaves in sight; force: the card just taken
     # is in a disabled choice, which Playwright would not press, though a player can.
+    # The two taps of a finger go straight to the screen, one after the other: a locator's tap
+    # waits for the card each time, and on a busy machine the second came after the half
+    # second a double tap has.
     if touch:
-        target.tap(position=CORNER, force=True)
-        target.tap(position=CORNER, force=True)
+        target.scroll_into_view_if_needed()
+        box = target.bounding_box()
+        assert box is not None
+        x, y = box["x"] + CORNER["x"], box["y"] + CORNER["y"]
+        target.page.touchscreen.tap(x, y)
+        target.page.touchscreen.tap(x, y)
     else:
         target.dblclick(position=CORNER, force=True)
 

@@ -118,6 +118,12 @@ def test_a_rolling_restart_during_live_play(
         taps: list[str] = []
         for _ in range(3):
             one_turn(pages, taps)
+        # Every event socket open before the restart begins: one that first opened on a worker
+        # already restarted would never be cut (the check below, on a busy machine).
+        deadline = time.monotonic() + TURN_MS / 1000
+        while not all(socket.opened for socket in sockets):
+            assert time.monotonic() < deadline, "an event socket never opened"
+            time.sleep(0.05)
         began = time.monotonic()
         restart = site.restart()
         while restart.poll() is None:
