@@ -28,13 +28,15 @@ from ginsite.lib.sockets import SiteConsumerMixin
 from lobby.broadcast import user_group
 from lobby.consumers import _scope_request
 
-from . import patch, regions, service
+from . import regions, service
 from .models import Arena
 from .push import LIST_GROUP, group_name
 
 PUSH_EVERY_SECONDS = 1.0
 # A shared render is kept this long (a stamp names one change: older ones are never asked for).
 SHARED_RENDER_SECONDS = 30
+# What a page shows: its regions and its lists' rows (``regions.snapshot``).
+Snapshot = dict[str, Any]  # regions.snapshot
 
 
 class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
@@ -43,7 +45,7 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     pushed_at = 0.0
     pending = False
     stamp = ""
-    sent: patch.Snapshot | None = None  # what the page shows: the last push's snapshot
+    sent: Snapshot | None = None  # what the page shows: the last push's snapshot
     version = 0
 
     async def connect(self) -> None:
@@ -117,7 +119,7 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
         chosen = getattr(profile, "language", "") if profile is not None else ""
         return chosen or translation.get_language_from_request(_scope_request(self.scope))
 
-    def _snapshot(self) -> patch.Snapshot:
+    def _snapshot(self) -> Snapshot:
         assert self.arena is not None
         signed_in = bool(self.user is not None and self.user.is_authenticated)
         if self.stamp and not (signed_in and service.place_of(self.user, self.arena)):
@@ -131,7 +133,7 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
             return dict(snap)
         return self._snapshot_now()
 
-    def _snapshot_now(self) -> patch.Snapshot:
+    def _snapshot_now(self) -> Snapshot:
         assert self.arena is not None
         self.arena.refresh_from_db()
         with translation.override(self.language):
@@ -140,7 +142,7 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     async def _push(self) -> None:
         self.pushed_at = time.monotonic()
         snap = await in_thread(self._snapshot)()
-        message = patch.changes(self.sent, snap, self.version + 1)
+        message = changes(self.sent, snap, self.version + 1)
         if message is None:
             return
         self.version += 1
@@ -190,3 +192,47 @@ class ArenaListConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     def _render(self) -> str:
         with translation.override(self.language):
             return render_to_string("arena/_list_push.html", {})
+
+
+# --- The change since the last push ---------------------------------------------------------
+
+# What an arena page's socket sends: the change since its last push, not the whole page.
+#
+# A push is one JSON message ``{"type": "arena", "v", "full", "regions", "rows"}``. ``v`` counts
+# the socket's pushes from 1; ``full`` (the first push, and the answer to a page that asks for
+# it) carries every region and every row. Otherwise ``regions`` holds only the regions whose HTML
+# changed (each without its rows) and ``rows`` each list's change: ``set`` the rows, by key, that
+# are new or changed, and ``order`` the keys in their new order when the order changed (a row no
+# longer in it is gone). A page that sees a ``v`` it did not expect (it missed a push, or its DOM
+# was swapped by an answer of its own) asks for a full push (``{"resync": true}``, above).
+#
+# A match's end changes two standings rows and one pairing; the rest of a 100-row table is not
+# sent again (docs/performance.md, "Arenas": from 27 kB to about 2 kB a push).
+
+
+def changes(before: Snapshot | None, now: Snapshot, version: int) -> dict[str, Any] | None:
+    """The message that brings a page showing ``before`` (None: nothing yet) to ``now``, as
+    push ``version``; None when nothing changed."""
+    full = before is None
+    then: Snapshot = before or {"regions": {}, "rows": {}}
+    regions = {
+        element: html
+        for element, html in now["regions"].items()
+        if full or then["regions"].get(element) != html
+    }
+    rows: dict[str, Any] = {}
+    for name, items in now["rows"].items():
+        old = then["rows"].get(name, [])
+        known = dict(map(tuple, old))
+        change: dict[str, Any] = {}
+        changed = {key: html for key, html in items if known.get(key) != html}
+        if changed:
+            change["set"] = changed
+        order = [key for key, _html in items]
+        if full or order != [key for key, _html in old]:
+            change["order"] = order
+        if change:
+            rows[name] = change
+    if not (full or regions or rows):
+        return None
+    return {"type": "arena", "v": version, "full": full, "regions": regions, "rows": rows}

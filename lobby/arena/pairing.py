@@ -6,6 +6,7 @@ players still free, not paused and in no live lobby match sit down (docs/arenas.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -22,7 +23,7 @@ from lobby.broadcast import send_to_match
 from lobby.events import feeds
 from lobby.events import log as event_log
 from lobby.models import Block, PoolEntry
-from lobby.pool.pairs import Pool
+from lobby.pool.pairs import WIDEN_OVER, WINDOW_MAX, Pool, window
 from lobby.pool.service import paired_json
 from lobby.presence import busy_user_ids
 from lobby.services.pairing import new_match, withdraw_elsewhere
@@ -30,7 +31,25 @@ from lobby.services.pairing import new_match, withdraw_elsewhere
 from .models import RUNNING, Arena, ArenaMatch, ArenaPlayer, phase
 from .push import arena_changed
 from .standings import counted_players
-from .window import arena_window
+
+# How far from their rating an arena's free player is paired, after waiting a while: quick
+# pairing's window (+-100, widening to +-500 over 30 seconds), then wider still, so that nobody
+# in an arena waits for long just because nobody near their rating is free (lichess's arenas pair
+# whoever is free): +-500 to +-2000 over the next 30 seconds, and anyone after a minute.
+WIDE = 2000
+WIDE_AFTER = 2 * WIDEN_OVER  # a minute: anyone free is near enough
+ANYONE = math.inf
+
+
+def arena_window(joined_at: datetime, now: datetime) -> float:
+    waited = now - joined_at
+    if waited <= WIDEN_OVER:
+        return window(joined_at, now)
+    if waited >= WIDE_AFTER:
+        return ANYONE
+    share = (waited - WIDEN_OVER) / (WIDE_AFTER - WIDEN_OVER)
+    return round(WINDOW_MAX + (WIDE - WINDOW_MAX) * share)
+
 
 # Pairs seated in one transaction (as the pool's SEAT_BATCH).
 SEAT_BATCH = 25

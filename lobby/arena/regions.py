@@ -1,7 +1,7 @@
 """The arena page's regions, for one reader: the full page, an htmx answer and a socket's push
 render the same partials (``templates/arena/arena.html``) from ``context``. A socket's push
 starts from a ``snapshot``: each region without the rows of its lists (``live``), and each row
-apart, keyed, so that ``patch`` sends a page only the rows that changed."""
+apart, keyed, so that ``consumers.changes`` sends a page only the rows that changed."""
 
 from __future__ import annotations
 
@@ -59,9 +59,9 @@ def render_regions(arena: Arena, user: Any, names: tuple[str, ...] = REGIONS, **
 
 
 def snapshot(arena: Arena, user: Any) -> dict[str, Any]:
-    """What a socket's push starts from (``patch``): each region's element id and HTML without
-    its rows, and each list's rows in order as [key, HTML] (a standings row without its rank:
-    the page numbers its rows)."""
+    """What a socket's push starts from (``consumers.changes``): each region's element id and
+    HTML without its rows, and each list's rows in order as [key, HTML] (a standings row
+    without its rank: the page numbers its rows)."""
     ctx = context(arena, user, oob=True, live=True)
     shells = {
         f"arena-{name}": render_to_string(f"arena/arena.html#{name}", ctx) for name in REGIONS

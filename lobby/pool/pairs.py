@@ -47,7 +47,7 @@ def again(a: PoolEntry, b: PoolEntry) -> bool:
 class Pool:
     """What a pass knows: the waiting entries, oldest first, and who blocked whom; ``widen``
     is how the window grows with the time waited (quick pairing's ``window``; an arena's keeps
-    growing past ``WINDOW_MAX``, ``lobby.arena.window``)."""
+    growing past ``WINDOW_MAX``, ``lobby.arena.pairing.arena_window``)."""
 
     entries: list[PoolEntry]
     blocked: frozenset[tuple[int, int]]
