@@ -44,6 +44,7 @@ from bench.live import (
     pace_ms,
     run_quiet,
     say,
+    scan_log,
     site_database,
     start_servers,
     summarize,
@@ -156,8 +157,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         stop.set()
         await asyncio.gather(*watching)
         checked = json.loads(await run_quiet([*check, "check", arena_id], env))
-        tracebacks = Counter(
-            kind for s in servers for kind in traceback_kinds(s.log.read_text(errors="replace"))
+        scans = [scan_log(server.log.read_text(errors="replace")) for server in servers]
+        tracebacks = (
+            sum(scan["tracebacks"] for scan in scans),
+            sum((Counter(scan["exceptions"]) for scan in scans), Counter()),
         )
         if args.keep_logs:
             Path(args.keep_logs).mkdir(parents=True, exist_ok=True)
@@ -175,19 +178,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     )
 
 
-def traceback_kinds(log: str) -> list[str]:
-    """The exception each traceback in a server's log ended in (its last line, the first not
-    indented after it), so that a count of tracebacks says what they were."""
-    kinds, lines = [], log.splitlines()
-    for i, line in enumerate(lines):
-        if line.startswith("Traceback"):
-            end = next((x for x in lines[i + 1 :] if x and not x[0].isspace()), "?")
-            if end.startswith(("During handling", "The above exception")):
-                continue  # the chain's last traceback names what it ended in
-            kinds.append(end[:120])
-    return kinds
-
-
 def result_of(
     args: argparse.Namespace,
     title: str,
@@ -196,8 +186,9 @@ def result_of(
     checked: dict[str, Any],
     window: tuple[float, float],
     cpu: dict[str, float],
-    tracebacks: Counter[str],
+    tracebacks: tuple[int, Counter[str]],
 ) -> dict[str, Any]:
+    """``tracebacks``: how many the servers logged, and the exceptions that ended them."""
     begun, ended = window
     seconds = max(1.0, ended - begun)
     frames = [f for v in viewers for f in v.frames]
@@ -224,8 +215,8 @@ def result_of(
         "push_bytes": asdict(summarize(size / 1000 for _t, size in frames)),
         "errors": dict(Counter(errors)),
         "viewer_errors": dict(Counter(e for v in viewers for e in v.errors)),
-        "server_tracebacks": sum(tracebacks.values()),
-        "server_traceback_kinds": dict(tracebacks.most_common(5)),
+        "server_tracebacks": tracebacks[0],
+        "server_traceback_kinds": dict(tracebacks[1].most_common(5)),
         "seated_twice_at_once": checked["seated_twice_at_once"],
         "standings_differ_from_recount": checked["standings_differ_from_recount"],
         "cpu_seconds": cpu,
