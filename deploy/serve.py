@@ -66,17 +66,24 @@ class Supervisor:
         """Replace every worker by a new one, one at a time."""
         say("Rolling restart: one worker at a time")
         for slot, old in enumerate(list(self.workers)):
+            began = time.monotonic()
             new = Worker(self.config, self._other_port(old.port))
             if not new.wait_ready():
                 new.stop()
                 say(f"The new worker on port {new.port} is not healthy: restart stopped")
                 return
+            ready = time.monotonic()
             self.workers[slot] = new
             self.nginx.write([w.port for w in self.workers])
             self.nginx.reload()
             time.sleep(self.config.drain_seconds)
+            drained = time.monotonic()
             old.stop()
-            say(f"Worker {slot + 1}: port {old.port} -> {new.port}")
+            say(
+                f"Worker {slot + 1}: port {old.port} -> {new.port} (ready after "
+                f"{ready - began:.1f} s, the old one stopped {time.monotonic() - drained:.1f} s "
+                "after its drain)"
+            )
         self.rolls += 1
         self._record()
         say("Rolling restart done")

@@ -97,6 +97,10 @@ class ProxiedSite:
     def output(self) -> str:
         return self.log.read_text(errors="replace")
 
+    def supervisor_lines(self) -> list[str]:
+        """What ``scripts/serve`` itself said (each worker's restart, with its times)."""
+        return [line for line in self.output().splitlines() if line.startswith("==> ")]
+
 
 def _site_environment(tmp: Path) -> dict[str, str]:
     http_port, https_port = _free_ports(1), _free_ports(1)

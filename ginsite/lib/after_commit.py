@@ -9,8 +9,11 @@ message goes at once. A rolled-back transaction sends nothing.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import threading
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -20,6 +23,8 @@ from django.db import transaction
 log = logging.getLogger(__name__)
 
 Message = tuple[str, dict[str, Any]]
+
+SEND_SECONDS = 30.0  # a send on the server's loop that takes longer has failed
 
 
 class _Batch:
@@ -94,9 +99,32 @@ def send_now(messages: list[Message]) -> None:
         # Sent from a thread of our own (Bea's turns, the outbox sweep) or a request's thread:
         # on the server's loop, where the in-memory layer's queues live (a send from another
         # loop would wake a waiting socket only at its next keep-alive).
-        asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=30)
-    else:
-        async_to_sync(send_all)()
+        if loop.is_running() and _sent_on(loop, send_all):
+            return
+        # The server stopped its loop (a worker shutting down) before the send finished.
+        # Waiting on it would hold the process's exit (Python joins the pool's threads) until
+        # it is killed; asgiref would hand the send to that same loop. On a loop of this
+        # thread's own, the other workers' sockets still hear it (Redis).
+        log.warning("the server's loop has stopped: a commit's messages go from its thread")
+        async_to_sync(send_all, force_new_loop=True)()
+        return
+    async_to_sync(send_all)()
+
+
+def _sent_on(loop: asyncio.AbstractEventLoop, send_all: Callable[[], Awaitable[None]]) -> bool:
+    """Run ``send_all`` on the server's ``loop`` and wait for it; False if the loop stopped
+    before it finished."""
+    future = asyncio.run_coroutine_threadsafe(send_all(), loop)
+    deadline = time.monotonic() + SEND_SECONDS
+    while True:
+        try:
+            future.result(timeout=0.25)
+            return True
+        except concurrent.futures.TimeoutError:
+            if not loop.is_running() and future.cancel():
+                return False
+            if time.monotonic() > deadline:
+                raise
 
 
 _server_loop: asyncio.AbstractEventLoop | None = None
