@@ -56,19 +56,6 @@ class MatchChanged:
     players: tuple[int, ...]  # the user ids of the seats held by accounts
     bea_seat: int | None  # the seat Bea plays, if she plays
 
-    @property
-    def group(self) -> str:
-        """The Channels group of everyone watching this match's table."""
-        return f"match-{self.public_id}"
-
-    @property
-    def bea_to_move(self) -> bool:
-        return (
-            self.status == Match.Status.ACTIVE
-            and self.to_act is not None
-            and (self.to_act == self.bea_seat)
-        )
-
 
 def describe(
     match: Match, reason: str, to_act: int | None = None, *, fresh_seats: bool = False

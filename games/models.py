@@ -132,7 +132,12 @@ class Match(models.Model):
     @property
     def group_name(self) -> str:
         """The Channels group of everyone watching this match."""
-        return f"match-{self.public_id}"
+        return table_group(self.public_id)
+
+
+def table_group(public_id: str) -> str:
+    """The Channels group of everyone watching the match ``public_id``."""
+    return f"match-{public_id}"
 
 
 class Seat(models.Model):

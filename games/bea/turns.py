@@ -47,7 +47,8 @@ log = logging.getLogger(__name__)
 
 def on_change(sender: Any, change: MatchChanged, **kwargs: Any) -> None:
     """Subscriber of ``match_changed``: Bea to move means her turn gets scheduled."""
-    if change.bea_to_move:
+    bea_to_move = change.to_act is not None and change.to_act == change.bea_seat
+    if change.status == Match.Status.ACTIVE and bea_to_move:
         delay = settings.BEA_PAUSE_MS / 1000
         transaction.on_commit(lambda: worker.schedule(change.match_id, delay))
 

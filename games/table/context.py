@@ -11,21 +11,26 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from games.labels import PRESET_NAMES, level_name
 from games.live import correspondence
 from games.models import HandOrder, Match, Seat
 from games.table import add_ons as extras
-from ginsite.lib.language import socket_url
 
 from . import orders
 from .hand import add_hand
 from .results import add_ending
 from .words import add_talk
+
+
+def _socket_url(path: str) -> str:
+    """``path`` with the language active now (the page's) for its socket to render in."""
+    return f"{path}?{urlencode({'lang': translation.get_language()})}"
 
 
 def table_context(
@@ -57,7 +62,7 @@ def table_context(
         live=view.get("live"),
         # Live play, and Bea's table: her actions are pushed as she makes them, in the
         # language of the page that opens the socket.
-        ws_url=socket_url(f"/ws/games/{match.public_id}/")
+        ws_url=_socket_url(f"/ws/games/{match.public_id}/")
         if view.get("live") is not None or ctx["opponent_is_bea"]
         else "",
         # No hand in play: it is over, or not dealt yet (waiting for the players' seeds).

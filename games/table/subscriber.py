@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.events import MatchChanged
+from games.models import table_group
 from ginsite.lib.after_commit import group_send_after_commit
 
 
 def on_change(sender: Any, change: MatchChanged, **kwargs: Any) -> None:
     message = {"type": "match.updated", "version": change.version, "reason": change.reason}
-    group_send_after_commit(change.group, message)
+    group_send_after_commit(table_group(change.public_id), message)

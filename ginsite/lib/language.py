@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -23,11 +23,6 @@ T = TypeVar("T")
 def offered(code: str | None) -> bool:
     """Is ``code`` one of the site's languages (``settings.LANGUAGES``)?"""
     return any(code == offered_code for offered_code, _name in settings.LANGUAGES)
-
-
-def socket_url(path: str) -> str:
-    """``path`` with the language active now (the page's) for its socket to render in."""
-    return f"{path}?{urlencode({'lang': translation.get_language()})}"
 
 
 def reader_language(scope: dict[str, Any], user: Any) -> str:
