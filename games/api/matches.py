@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from functools import partial
 from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
@@ -470,21 +469,31 @@ def move(
     action = body.action.model_dump(by_alias=True, exclude_none=True)
     if body.seed is not None and "seed" not in action:
         action["seed"] = body.seed
-    answered: list[dict[str, Any]] = []
-
-    def settle(locked: Match, seat: int) -> None:
-        answered.append(_detail(locked, seat))
-        if keep is not None:
-            keep(answered[0])
-
     # The hot path: the mover's seat found with the match under the lock, by their account.
     if user is not None and user.is_authenticated:
-        seat_of = partial(access.seat_of_account, user_id=user.pk)
-        if services.submit_as(match_id, seat_of, action, body.version, settle=settle) is not None:
-            return answered[0]
+        with services.moving(match_id) as move:
+            seat = None if move.match is None else access.seat_of_account(move.match, user.pk)
+            if seat is not None:
+                return _made(move, seat, action, body.version, keep)
     asker, seat = api_asker.player(user, match_id)  # the refusal: 404, or 403 for a watcher
-    services.submit(asker.match, seat, action, body.version, settle=settle)
-    return answered[0]
+    with services.moving(asker.match.public_id) as move:
+        return _made(move, seat, action, body.version, keep)
+
+
+def _made(
+    move: services.Moving,
+    seat: int,
+    action: dict[str, Any],
+    version: int,
+    keep: Callable[[dict[str, Any]], None] | None,
+) -> dict[str, Any]:
+    """The move made, and its answer rendered and kept in the move's transaction."""
+    move.make(seat, action, version)
+    assert move.match is not None
+    answer = _detail(move.match, seat)
+    if keep is not None:
+        keep(answer)
+    return answer
 
 
 @router.post(

@@ -26,7 +26,7 @@ from .matches import (
     running_bea_match,
     start_bea_match,
 )
-from .moves import deal_overdue, submit, submit_as
+from .moves import Moving, deal_overdue, moving, submit
 from .offers import answer_offer, make_offer, restart_local
 from .refusals import (
     AlreadyPlaying,
@@ -56,6 +56,8 @@ __all__ = [
     "deal_overdue",
     "lock_players",
     "make_offer",
+    "moving",
+    "Moving",
     "resign",
     "restart_local",
     "ruleset",
@@ -63,5 +65,4 @@ __all__ = [
     "set_aside",
     "start_bea_match",
     "submit",
-    "submit_as",
 ]

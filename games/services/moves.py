@@ -3,7 +3,8 @@ players' seeds is over (docs/fairness.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,29 +26,19 @@ from .refusals import IllegalMove, NotConnected, StaleVersion
 SEED_WAIT = timedelta(seconds=SEED_WAIT_SECONDS)
 
 
-Settle = Callable[[Match, int], None]
-
-
-def submit(
-    match: Match, seat: int, action: Any, version: Any, *, settle: Settle | None = None
-) -> MatchState:
+def submit(match: Match, seat: int, action: Any, version: Any) -> MatchState:
     """Apply ``action`` for ``seat`` if ``version`` is still the match's version.
 
     Raises ``Refused`` (stale or repeated version, closed match, illegal move) and then
     changes nothing. Returns the new state; the match row is refreshed in place.
-
-    ``settle`` is called last inside the move's transaction, with the match as it now stands
-    (its seats and offers read under the lock) and the seat: what it writes commits with the
-    move, and an error it raises undoes the move (an ``IntegrityError`` is refused as a
-    repeated move).
     """
     seeding = _seeding(action)
     try:
-        with transaction.atomic():
+        with transaction.atomic(), ExitStack() as pending_until_commit:
             # What a move reads goes with the lock: the offers, once for the two players'
             # views and the answer (a move changes no offer), and whether an announcement waits.
             locked = lock_for(match, CURRENT if seeding else version, move=True)
-            after = _move(locked, seat, action, version, settle)
+            after = _move(locked, seat, action, version, pending_until_commit)
     except IntegrityError:
         raise _repeated() from None
     copy_row(locked, match)
@@ -56,26 +47,33 @@ def submit(
     return after
 
 
-def submit_as(
-    public_id: str,
-    seat_of: Callable[[Match], int | None],
-    action: Any,
-    version: Any,
-    *,
-    settle: Settle | None = None,
-) -> MatchState | None:
-    """``submit`` at the match ``public_id`` for the seat ``seat_of`` finds in it (who is
-    asking, as ``games.access`` says), the match and the seat read together under the lock:
-    a move's hot path, with no read before it. None, having changed nothing, when there is no
-    such match or ``seat_of`` finds no seat: the caller then says why."""
+class Moving:
+    """The match of a move, locked in the move's transaction (``moving``): None when there is
+    no such match. The caller finds the seat in it and makes the move with ``make``."""
+
+    def __init__(self, match: Match | None, pending_until_commit: ExitStack) -> None:
+        self.match = match
+        self._pending = pending_until_commit
+
+    def make(self, seat: int, action: Any, version: Any) -> MatchState:
+        """``seat``'s move, checked and stored; raises ``Refused`` having changed nothing. Until
+        the block ends, ``self.match`` reads as the position the move left (what the caller
+        renders of it, the move's events render once)."""
+        assert self.match is not None
+        self.match = checked(self.match, CURRENT if _seeding(action) else version)
+        return _move(self.match, seat, action, version, self._pending)
+
+
+@contextmanager
+def moving(public_id: str) -> Iterator[Moving]:
+    """The match ``public_id`` locked for a move, with its seats and offers, read together in
+    one round trip: a move's hot path, with no read before it. The block finds the seat, makes
+    the move and reads what it answers with, in the move's transaction: what it writes commits
+    with the move, and an error it raises undoes it (an ``IntegrityError``: a repeated move,
+    refused as stale)."""
     try:
-        with transaction.atomic():
-            locked = lookups.locked_match_at(public_id, move=True)
-            seat = None if locked is None else seat_of(locked)
-            if locked is None or seat is None:
-                return None
-            checked(locked, CURRENT if _seeding(action) else version)
-            return _move(locked, seat, action, version, settle)
+        with transaction.atomic(), ExitStack() as pending_until_commit:
+            yield Moving(lookups.locked_match_at(public_id, move=True), pending_until_commit)
     except IntegrityError:
         raise _repeated() from None
 
@@ -90,7 +88,9 @@ def _repeated() -> StaleVersion:
     return StaleVersion(_("That move was already made. Nothing was changed."))
 
 
-def _move(locked: Match, seat: int, action: Any, version: Any, settle: Settle | None) -> MatchState:
+def _move(
+    locked: Match, seat: int, action: Any, version: Any, pending_until_commit: ExitStack
+) -> MatchState:
     """The move in the transaction that locked the match and checked its version."""
     seeding = _seeding(action)
     if locked.kind == Match.Kind.PRIVATE and not seeding:
@@ -110,12 +110,10 @@ def _move(locked: Match, seat: int, action: Any, version: Any, settle: Settle | 
     # A move is a sign of life: an API player who never opens a table socket is here.
     seat_active(locked, seat, locked.moved_at)
     # The subscribers render the new position in this transaction (the players' events
-    # carry their views); other threads see it once it commits.
-    with pending(locked, after):
-        waiting = getattr(locked, lookups.WAITING_READ)
-        outbox.announce(locked, reason, after.to_act, fresh_seats=True, waiting=waiting)
-        if settle is not None:
-            settle(locked, seat)
+    # carry their views), as does the mover's answer; other threads see it once it commits.
+    pending_until_commit.enter_context(pending(locked, after))
+    waiting = getattr(locked, lookups.WAITING_READ)
+    outbox.announce(locked, reason, after.to_act, fresh_seats=True, waiting=waiting)
     return after
 
 

@@ -1,6 +1,6 @@
 """A move from the table page, whichever way it came: its form posted (``games.web.views.act``) or
 the same fields sent over the table's own socket (``games.web.table_socket``). One door, one set of
-refusals: the form's checks, then ``services.submit_as`` (the version, the rules, the turn).
+refusals: the form's checks, then ``services.moving`` (the version, the rules, the turn).
 
 A move sent twice is made once: the second names a version the first moved past, and is
 refused as stale with nothing changed, whichever way each of them came.
@@ -38,26 +38,21 @@ def play(public_id: str, seat: int, fields: Mapping[str, Any], views: Views | No
     if not form.is_valid():
         raise Refused(form.first_error())
     action, version = form.action(), form.cleaned_data["version"]
-    moved: list[Match] = []
-
-    def seat_of(locked: Match) -> int:
-        moved.append(locked)
-        if views is not None:
-            views.read(locked)  # as the move finds it
-        return seat
-
-    def settle(locked: Match, seat: int) -> None:
-        if views is not None:
-            views.read(locked)  # as the move leaves it
-
     try:
-        if services.submit_as(public_id, seat_of, action, version, settle=settle) is None:
-            raise NotFound(_("No such match."))
+        with services.moving(public_id) as move:
+            if move.match is None:
+                raise NotFound(_("No such match."))
+            if views is not None:
+                views.read(move.match)  # as the move finds it
+            move.make(seat, action, version)
+            moved = move.match
+            if views is not None:
+                views.read(moved)  # as the move leaves it
     except services.StaleVersion:
         # A move from a page that fell behind: most often another tab (or window) of the
         # same seat moved. Say so; the answer brings this page up to date.
         raise services.StaleVersion(str(OTHER_TAB)) from None
-    return moved[0]
+    return moved
 
 
 @dataclass
