@@ -43,6 +43,7 @@ class EventSocket:
     seqs: list[int] = field(default_factory=list)
     opened: int = 0
     stop: threading.Event = field(default_factory=threading.Event)
+    history: list[str] = field(default_factory=list)  # each open and each close, for a failure
 
     def start(self) -> threading.Thread:
         thread = threading.Thread(target=self._run, daemon=True)
@@ -60,8 +61,13 @@ class EventSocket:
                     open_timeout=10,
                 ) as ws:
                     self.opened += 1
+                    self.history.append(f"{time.monotonic():.1f} opened after {since}")
                     self._read(ws)
-            except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
+            except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError) as error:
+                self.history.append(f"{time.monotonic():.1f} {type(error).__name__}: {error}")
+                time.sleep(0.2)
+            except Exception as error:  # anything else: kept for the test to show, and again
+                self.history.append(f"{time.monotonic():.1f} UNEXPECTED {error!r}")
                 time.sleep(0.2)
 
     def _read(self, ws: Any) -> None:

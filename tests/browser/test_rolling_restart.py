@@ -127,7 +127,9 @@ def test_a_rolling_restart_during_live_play(
         began = time.monotonic()
         restart = site.restart()
         while restart.poll() is None:
-            assert time.monotonic() - began < RESTART_SECONDS, "the restart did not finish"
+            if time.monotonic() - began > RESTART_SECONDS:
+                said = "\n".join(site.supervisor_lines())
+                pytest.fail(f"the restart did not finish in {RESTART_SECONDS} s:\n{said}")
             one_turn(pages, taps)
         ended = time.monotonic()
         assert restart.returncode == 0, site.output()[-3000:]
@@ -139,6 +141,7 @@ def test_a_rolling_restart_during_live_play(
         for socket in sockets:
             socket.stop.set()
 
+        print("\n".join(site.supervisor_lines()))
         assert errors == []
         # No tap was lost: a move whose socket closed under it went again on the next one.
         assert "again" not in taps, taps
@@ -202,6 +205,9 @@ def apps_missed_nothing(
     assert sorted(confirmed) == seqs == list(range(1, match.version + 1))
     assert any(began <= when <= ended for when, _ in apps.confirmed)
     for socket, client in zip(sockets, clients, strict=True):
-        assert socket.opened >= 2, "the event socket was never cut and reopened"
+        assert socket.opened >= 2, (
+            f"the event socket was never cut and reopened (restart {began:.1f}-{ended:.1f}): "
+            f"{socket.history}"
+        )
         assert socket.seqs == list(range(1, len(socket.seqs) + 1))
         assert client.get("/events", since=socket.seqs[-1])["events"] == []
