@@ -3,7 +3,8 @@
 Starts the site as ``bench.live`` does (``pg2``: PostgreSQL and Redis with two daphne workers,
 a fresh database dropped at the end; ``embedded``: a SQLite file and one daphne), makes the
 players with API tokens and one running arena (casual, standard to 50, bots allowed), and
-opens ``--viewers`` arena pages' sockets (``/ws/arena/ID/``, as a browser on the page). Each
+opens ``--viewers`` arena pages' sockets (``/ws/arena/ID/``, as a browser on the page, in a
+process of their own: ``bench.arena_viewers``; ``--beside`` more in the bots' process). Each
 player is ``ginclient``'s bot (``ginclient.bot.Bot.arena`` with the random bot, which thinks
 ``--think`` seconds a move), in a thread of its own, spread over the workers: it opens its
 event stream, joins the arena through the API and plays every match the arena pairs it into
@@ -34,9 +35,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import connect as ws_connect
-from websockets.exceptions import ConnectionClosed
-
+from bench.arena_viewers import Viewer
 from bench.live import (
     CONFIGS,
     SERVERS,
@@ -54,27 +53,6 @@ from ginclient.bot import Bot
 from ginclient.bots.random_bot import choose as random_choose
 
 GRACE_SECONDS = 240.0  # after the end, how long the last matches may take to finish (--grace)
-
-
-class Viewer:
-    """One open arena page: the frames its socket got, when, and how big."""
-
-    def __init__(self) -> None:
-        self.frames: list[tuple[float, int]] = []
-        self.errors: list[str] = []
-
-    async def watch(self, url: str, origin: str, stop: asyncio.Event) -> None:
-        try:
-            async with ws_connect(url, origin=origin, max_size=None) as ws:  # type: ignore[arg-type]
-                while not stop.is_set():
-                    try:
-                        async with asyncio.timeout(1.0):
-                            frame = await ws.recv()
-                    except TimeoutError:
-                        continue
-                    self.frames.append((time.time(), len(frame)))
-        except (OSError, ConnectionClosed) as gone:
-            self.errors.append(type(gone).__name__)
 
 
 def play(server: str, token: str, arena_id: str, think: float, errors: list[str]) -> None:
@@ -106,16 +84,25 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         check = [sys.executable, "-m", "bench.arena_check"]
         arena_id = (await run_quiet([*check, "make", str(args.minutes)], env)).decode().strip()
         stop = asyncio.Event()
-        viewers = [Viewer() for _ in range(args.viewers)]
+
+        def page(i: int) -> tuple[str, str]:
+            port = servers[i % len(servers)].port
+            return f"ws://127.0.0.1:{port}/ws/arena/{arena_id}/", f"http://127.0.0.1:{port}"
+
+        # The viewers in a process of their own, as browsers are; --beside more in this one.
+        outside = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bench.arena_viewers",
+            json.dumps([page(i) for i in range(args.viewers)]),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            cwd=Path(__file__).resolve().parent.parent,
+        )
+        beside = [Viewer() for _ in range(args.beside)]
         watching = [
-            asyncio.create_task(
-                v.watch(
-                    f"ws://127.0.0.1:{servers[i % len(servers)].port}/ws/arena/{arena_id}/",
-                    f"http://127.0.0.1:{servers[i % len(servers)].port}",
-                    stop,
-                )
-            )
-            for i, v in enumerate(viewers)
+            asyncio.create_task(v.watch(*page(i), stop))
+            for i, v in enumerate(beside, start=args.viewers)
         ]
         meter = Meter(servers, env["DATABASE_URL"], redis=False)
         meter.begin()
@@ -146,16 +133,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         while any(t.is_alive() for t in threads) and time.time() < deadline:
             await asyncio.sleep(5)
             alive = sum(t.is_alive() for t in threads)
-            frames = sum(len(v.frames) for v in viewers)
-            say(
-                f"  {time.time() - begun:5.0f} s: {alive} bots playing; {frames} pushes seen; "
-                f"errors {len(errors)}"
-            )
+            say(f"  {time.time() - begun:5.0f} s: {alive} bots playing; errors {len(errors)}")
         ended = time.time()
         cpu = meter.end()
         errors = list(errors)  # before the servers stop under the bots still playing
         stop.set()
         await asyncio.gather(*watching)
+        assert outside.stdin is not None
+        outside.stdin.close()
+        seen, _ = await outside.communicate()
+        viewers = json.loads(seen)
         checked = json.loads(await run_quiet([*check, "check", arena_id], env))
         scans = [scan_log(server.log.read_text(errors="replace")) for server in servers]
         tracebacks = (
@@ -169,7 +156,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return result_of(
         args,
         config.title_under(args.server),
-        viewers,
+        (viewers["frames"], viewers["errors"]),
+        ([v.frames for v in beside], [e for v in beside for e in v.errors]),
         errors,
         checked,
         (begun, ended),
@@ -181,7 +169,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 def result_of(
     args: argparse.Namespace,
     title: str,
-    viewers: list[Viewer],
+    viewers: tuple[list[list[tuple[float, int]]], list[str]],
+    beside: tuple[list[list[tuple[float, int]]], list[str]],
     errors: list[str],
     checked: dict[str, Any],
     window: tuple[float, float],
@@ -191,15 +180,8 @@ def result_of(
     """``tracebacks``: how many the servers logged, and the exceptions that ended them."""
     begun, ended = window
     seconds = max(1.0, ended - begun)
-    frames = [f for v in viewers for f in v.frames]
-    # For each match's end, each viewer: the first push after it (what put it on the screen).
-    delays = []
-    for v in viewers:
-        moments = [t for t, _size in v.frames]
-        for end in checked["ended_at"]:
-            i = bisect_left(moments, end)
-            if i < len(moments):
-                delays.append(moments[i] - end)
+    frames = [f for pages in viewers[0] for f in pages]
+    ended_at = checked["ended_at"]
     return {
         "config": title,
         "players": args.players,
@@ -210,17 +192,30 @@ def result_of(
         "outcomes": checked["outcomes"],
         "arena_finished": checked["finished"],
         "end_to_next_pairing_ms": asdict(summarize(checked["end_to_next_pairing_seconds"])),
-        "end_to_viewer_ms": asdict(summarize(delays)),
-        "pushes_per_second_per_viewer": round(len(frames) / seconds / max(1, len(viewers)), 2),
+        "end_to_viewer_ms": asdict(summarize(_delays(viewers[0], ended_at))),
+        "end_to_viewer_beside_bots_ms": asdict(summarize(_delays(beside[0], ended_at))),
+        "pushes_per_second_per_viewer": round(len(frames) / seconds / max(1, args.viewers), 2),
         "push_bytes": asdict(summarize(size / 1000 for _t, size in frames)),
         "errors": dict(Counter(errors)),
-        "viewer_errors": dict(Counter(e for v in viewers for e in v.errors)),
+        "viewer_errors": dict(Counter(viewers[1] + beside[1])),
         "server_tracebacks": tracebacks[0],
         "server_traceback_kinds": dict(tracebacks[1].most_common(5)),
         "seated_twice_at_once": checked["seated_twice_at_once"],
         "standings_differ_from_recount": checked["standings_differ_from_recount"],
         "cpu_seconds": cpu,
     }
+
+
+def _delays(pages: list[list[tuple[float, int]]], ended_at: list[float]) -> list[float]:
+    """For each match's end, each viewer: the first push after it (what put it on the screen)."""
+    delays = []
+    for frames in pages:
+        moments = [t for t, _size in frames]
+        for end in ended_at:
+            i = bisect_left(moments, end)
+            if i < len(moments):
+                delays.append(moments[i] - end)
+    return delays
 
 
 def render(result: dict[str, Any]) -> str:
@@ -239,6 +234,7 @@ def render(result: dict[str, Any]) -> str:
         )
 
     cpu = result["cpu_seconds"]
+    beside = result["end_to_viewer_beside_bots_ms"]
     return "\n".join(
         [
             f"bench.arena: {result['players']} bots, {result['viewers']} viewers, "
@@ -247,6 +243,7 @@ def render(result: dict[str, Any]) -> str:
             f"{result['arena_finished']} after {result['seconds']} s",
             f"  end -> next pairing ms:  {ms(pairing)} (goal: p95 under 2000)",
             f"  end -> viewer's push ms: {ms(viewer)} (goal: under 2000)",
+            *([f"    in the bots' process:  {ms(beside)}"] if beside["n"] else []),
             f"  pushes:                  {result['pushes_per_second_per_viewer']} per second per "
             f"viewer; bytes {ms(size)}",
             f"  errors:                  bots {result['errors'] or 'none'}; viewers "
@@ -263,7 +260,15 @@ def render(result: dict[str, Any]) -> str:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=300, help="bots in the arena")
-    parser.add_argument("--viewers", type=int, default=20, help="open arena pages")
+    parser.add_argument(
+        "--viewers", type=int, default=20, help="open arena pages, in a process of their own"
+    )
+    parser.add_argument(
+        "--beside",
+        type=int,
+        default=0,
+        help="more open arena pages in the bots' own process, reported apart (a comparison)",
+    )
     parser.add_argument("--minutes", type=float, default=3, help="the arena's length")
     parser.add_argument("--think", type=float, default=0.5, help="seconds a bot thinks a move")
     parser.add_argument(

@@ -13,6 +13,7 @@ from bench import arena
 @pytest.mark.timeout(180)
 def test_six_bots_play_a_short_arena(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--config", "embedded", "--players", "6", "--viewers", "2", "--minutes", "0.25"]
+    argv += ["--beside", "1"]  # one more page in the bots' own process
     result = arena.main([*argv, "--think", "0", "--grace", "5"])
     assert result["matches"] >= 3
     assert result["outcomes"].get("win", 0) + result["outcomes"].get("abort", 0) >= 1
@@ -21,6 +22,7 @@ def test_six_bots_play_a_short_arena(capsys: pytest.CaptureFixture[str]) -> None
     assert result["errors"] == {} and result["viewer_errors"] == {}
     assert result["server_tracebacks"] == 0
     assert result["end_to_viewer_ms"]["n"] >= 2  # each viewer heard a match's end
+    assert result["end_to_viewer_beside_bots_ms"]["n"] >= 1
     assert result["push_bytes"]["n"] >= 2
     out, err = capsys.readouterr()
     assert "seated twice at once 0, standings differing from a recount 0" in out
