@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -141,13 +142,38 @@ class ArenaConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
 
     async def _push(self) -> None:
         self.pushed_at = time.monotonic()
-        snap = await in_thread(self._snapshot)()
+        signed_in = bool(self.user is not None and self.user.is_authenticated)
+        if self.stamp and not signed_in:
+            # The same regions as every other anonymous page in this language: rendered once
+            # in this process, however many of its pages push for this change at once.
+            assert self.arena is not None
+            key = f"{self.arena.pk}:{self.stamp}:{self.language}"
+            snap = await _rendered_once(key, in_thread(self._snapshot))
+        else:
+            snap = await in_thread(self._snapshot)()
         message = changes(self.sent, snap, self.version + 1)
         if message is None:
             return
         self.version += 1
         self.sent = snap
         await self.send(text_data=json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+
+
+# The shared renders this process is making now, by arena, change and language: a page that
+# pushes while one is under way waits for it instead of taking a thread to render it again (a
+# busy arena's change reached 20 pages at once, and they rendered it five at a time, every
+# thread of the socket's pool held).
+_rendering: dict[str, asyncio.Future[Snapshot]] = {}
+
+
+async def _rendered_once(key: str, render: Callable[[], Awaitable[Snapshot]]) -> Snapshot:
+    under_way = _rendering.get(key)
+    if under_way is None:
+        under_way = asyncio.ensure_future(render())
+        _rendering[key] = under_way
+        under_way.add_done_callback(lambda _done: _rendering.pop(key, None))
+    # Shielded: a page that closes while it waits does not cancel the others' render.
+    return dict(await asyncio.shield(under_way))
 
 
 class ArenaListConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):

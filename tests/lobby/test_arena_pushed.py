@@ -6,13 +6,14 @@ gets everything again when it asks."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from django.contrib.auth.models import AnonymousUser, User
 
-from lobby.arena import service
+from lobby.arena import consumers, regions, service
 from lobby.routing import websocket_urlpatterns
 from tests.lobby.arena_helpers import arena, win
 from tests.sockets import Socket
@@ -78,3 +79,29 @@ async def test_an_unknown_arena_closes_the_socket() -> None:
     connected, code = await socket.connect()
     assert not connected
     assert code == 4404
+
+
+async def test_pages_that_push_one_change_at_once_share_one_render(
+    alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five anonymous pages in one language push the same change together: the process renders
+    it once for all of them (a busy arena's pages took every thread rendering it again)."""
+    public_id = await database_sync_to_async(_setup)(alice, bob)
+    pages = [(await _page(public_id, AnonymousUser()))[0] for _ in range(5)]
+    renders: list[str] = []
+    snapshot = regions.snapshot
+
+    def slow_snapshot(*args: object, **kwargs: object) -> dict:
+        renders.append("render")
+        time.sleep(0.5)  # long enough for every page's push to come while it runs
+        return snapshot(*args, **kwargs)
+
+    monkeypatch.setattr(regions, "snapshot", slow_snapshot)
+    monkeypatch.setattr(consumers, "PUSH_EVERY_SECONDS", 0)  # each page pushes when it hears
+    await database_sync_to_async(win)(alice)
+    for page in pages:
+        change = await page.receive_json_from()
+        assert "<td data-points>2</td>" in _row(change, "alice")
+    assert renders == ["render"]
+    for page in pages:
+        await page.disconnect()
