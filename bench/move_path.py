@@ -20,13 +20,14 @@ With ``--order`` it prints every stay in order. Prints, never asserts.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any
+
+from bench.move_profile import throwaway_database
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTSIDE = ("tests/", "bench/", ".venv/")
@@ -120,20 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--door", choices=("htmx", "socket", "api", "event"), default="htmx")
     parser.add_argument("--order", action="store_true", help="print every stay in order")
     args = parser.parse_args(argv)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-    import django
-
-    django.setup()
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()
-    print("creating a throwaway database...", flush=True)
-    name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database():
         trace = _run(args.door)
-    finally:
-        connection.creation.destroy_test_db(name, verbosity=0)
     _report(trace, args.door, args.order)
     return 0
 
@@ -259,10 +248,12 @@ def _run(door: str) -> Trace:
             frame = {"type": "act", "move": "discard", "card": card, "version": version}
             trace.active = traced
             await socket.send_to(text_data=json.dumps(frame))
-            while '"answer"' not in (text := await socket.receive_from(timeout=10)):
-                pass
+            answer: dict[str, Any] = {}
+            while answer.get("type") != "answer":
+                text = await socket.receive_from(timeout=10)
+                answer = json.loads(text) if text.startswith("{") else {}
             trace.active = False
-            assert '"status": 200' in text, text[:200]
+            assert answer["status"] == 200, answer.get("message")
             await socket.disconnect()
 
         asyncio.run(send())

@@ -20,6 +20,8 @@ import statistics
 import sys
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,9 +44,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
     # Two players post hundreds of moves a minute: the API's rate limit is not what is measured.
     os.environ.setdefault("API_RATE_LIMIT", "1000000")
+    with throwaway_database():
+        return _run(args)
+
+
+@contextmanager
+def throwaway_database() -> Iterator[None]:
+    """Django set up with the tests' settings, on a database of its own dropped afterwards."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
     import django
 
     django.setup()
@@ -55,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     print("creating a throwaway database...", flush=True)
     name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
-        return _run(args)
+        yield
     finally:
         connection.creation.destroy_test_db(name, verbosity=0)
 
