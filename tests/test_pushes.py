@@ -69,11 +69,14 @@ def test_a_savepoint_rolled_back_takes_its_messages_and_no_others(
 
 
 def test_a_commit_whose_server_stops_is_still_told_and_lets_the_worker_exit(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
     """A worker told to stop (a deploy) stops its event loop while a move's thread is still
     committing. The move's push goes anyway (the other workers' players hear it), and the thread
     ends, so the worker exits instead of waiting to be killed."""
+    # The in-memory layer on either pass: what is tested is where the send runs, and it lets
+    # this process read the group's message (Redis keeps a channel to the loop that made it).
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)("match-a", channel)
