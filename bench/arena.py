@@ -53,6 +53,7 @@ from ginclient.bot import Bot
 from ginclient.bots.random_bot import choose as random_choose
 
 GRACE_SECONDS = 240.0  # after the end, how long the last matches may take to finish (--grace)
+LINGER_SECONDS = 2.0  # the pages stay open this long after the last bot left, for the last push
 
 
 def play(server: str, token: str, arena_id: str, think: float, errors: list[str]) -> None:
@@ -137,6 +138,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         ended = time.time()
         cpu = meter.end()
         errors = list(errors)  # before the servers stop under the bots still playing
+        await asyncio.sleep(LINGER_SECONDS)  # the last match's end still reaches the pages
         stop.set()
         await asyncio.gather(*watching)
         assert outside.stdin is not None
