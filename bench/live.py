@@ -52,6 +52,7 @@ from urllib.parse import urlsplit, urlunsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from bench import timeline
 from bench.live_proxy import Front, nginx_in_front
 from ginclient.api import only_seed
 
@@ -864,6 +865,7 @@ class Site:
         self.post_rtt: list[float] = []
         self.get_rtt: list[float] = []
         self.push: list[float] = []
+        self.push_spans: list[tuple[float, float]] = []  # (sent, heard), for --timeline
         self.pending: dict[tuple[str, int, str], float] = {}
         self.last_frame_at = time.perf_counter()
         self.closing = False
@@ -958,6 +960,7 @@ class Site:
             started = self.pending.pop((match_id, version, player.username), None)
             if started is not None:
                 self.push.append(now - started)
+                self.push_spans.append((started, now))
             match = self.matches.get(match_id)
             if match is not None:
                 match.version = max(match.version, version)
@@ -1382,8 +1385,18 @@ async def run_config(
         result["relay_cpu_seconds"] = relay.cpu_seconds
 
         say(f"{tag} starting the site on {config.workers} {args.server} worker(s)")
+        site_env = dict(env)
+        if args.timeline:
+            (log_dir / "timeline").mkdir()
+            site_env["GIN_TIMELINE"] = str(log_dir / "timeline")
         servers = start_servers(
-            stack, "site", "ginsite.asgi:application", config.workers, env, log_dir, args.server
+            stack,
+            "site",
+            "ginsite.asgi:application",
+            config.workers,
+            site_env,
+            log_dir,
+            args.server,
         )
         await asyncio.gather(*(s.wait_ready("/api/v1/me") for s in servers))
         front = None
@@ -1427,6 +1440,7 @@ async def run_config(
             with sampled(servers, args.py_spy and str(Path(args.py_spy) / config.name)):
                 await site.play(args.seconds)
             wall = time.perf_counter() - begun
+            played = (begun, begun + wall)
             client_cpu = time.process_time() - client_cpu
             parts = meter.end()
             if front is not None:
@@ -1483,6 +1497,11 @@ async def run_config(
         for server in servers:
             server.stop()
         result["server_log"] = {s.name: scan_phases(s.log, marks[s.name]) for s in servers}
+        if args.timeline:
+            pids = {pid: s.name for s in servers for pid in [s.process.pid]}
+            result["timeline"] = timeline.report(
+                log_dir / "timeline", pids, site.push_spans, played
+            )
         result["relay_log"] = {s.name: scan_phases(s.log, [])[PHASES[0]] for s in relays}
         if args.keep_logs:
             for server in [*servers, *relays]:
@@ -1579,6 +1598,8 @@ def render(r: dict[str, Any]) -> str:
             "  nginx's cost against the run without it: "
             + ", ".join(f"{k} {v}" for k, v in cost.items())
         )
+    if "timeline" in r:
+        lines += timeline.render(r["timeline"])
     return "\n".join(lines)
 
 
@@ -1610,6 +1631,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--py-spy", metavar="DIR", help="sample the servers during play (py-spy, raw stacks)"
+    )
+    parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="each server notes its loop's lag, collections, sweeps and waits "
+        "(ginsite/lib/timeline.py); the report says which overlapped the slowest pushes",
     )
     parser.add_argument(
         "--via-proxy",

@@ -23,6 +23,7 @@ import lobby.routing  # noqa: E402
 from games.bea.turns import Resumer  # noqa: E402
 from games.outbox import sweeper  # noqa: E402
 from games.services import deal_overdue  # noqa: E402
+from ginsite.lib import timeline  # noqa: E402
 from ginsite.lib.after_commit import remember_server_loop  # noqa: E402
 from ginsite.lib.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
 from ginsite.lib.socket_auth import AuthMiddlewareStack  # noqa: E402
@@ -68,6 +69,8 @@ router = TrustedProxy(
 async def application(scope: Any, receive: Any, send: Any) -> Any:
     # Our own threads (Bea's turns, the outbox sweep) send their pushes on this loop.
     remember_server_loop()
+    if timeline.ON:
+        timeline.start()  # bench.live --timeline
     return await router(scope, receive, send)
 
 
@@ -76,17 +79,21 @@ async def application(scope: Any, receive: Any, send: Any) -> Any:
 # players' seeds is over (docs/fairness.md), pairs the quick-pairing pool, and reminds
 # correspondence players whose time to move is nearly over.
 if settings.OUTBOX_SWEEP:
-    sweeper.jobs.append(Resumer())
-    sweeper.jobs.append(deal_overdue)
-    # Quick pairing: players whose rating windows have widened since they joined, and the
-    # tiles of those still waiting, which say how far.
-    sweeper.jobs.append(pair_waiting)
-    sweeper.jobs.append(tell_widened)
-    # Correspondence: remind the player to move when little of their time is left (at most
-    # once a minute across workers, once per turn).
-    sweeper.jobs.append(remind_due)
-    # Arenas: the site's schedule, the starts, the pairing of free players, the ends.
-    sweeper.jobs.append(arena_sweep)
+    jobs = {
+        "bea_turns": Resumer(),
+        "deal_overdue": deal_overdue,
+        # Quick pairing: players whose rating windows have widened since they joined, and the
+        # tiles of those still waiting, which say how far.
+        "pool_pairs": pair_waiting,
+        "pool_widened": tell_widened,
+        # Correspondence: remind the player to move when little of their time is left (at most
+        # once a minute across workers, once per turn).
+        "reminders": remind_due,
+        # Arenas: the site's schedule, the starts, the pairing of free players, the ends.
+        "arenas": arena_sweep,
+    }
+    for name, job in jobs.items():
+        sweeper.jobs.append(timeline.timed("job", name, job) if timeline.ON else job)
     sweeper.start()
 
 # A server process lives long, and what its imports built (143,000 objects) lives as long: the

@@ -16,11 +16,14 @@ test_pooled_connections.py).
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
+
+from ginsite.lib import timeline
 
 
 def in_thread(fn: Callable[..., Any]) -> Any:
@@ -34,4 +37,29 @@ def in_thread(fn: Callable[..., Any]) -> Any:
         finally:
             close_old_connections()
 
-    return sync_to_async(closing, thread_sensitive=False)
+    if not timeline.ON:
+        return sync_to_async(closing, thread_sensitive=False)
+    return _noted(closing, getattr(fn, "__qualname__", repr(fn)))
+
+
+def _noted(closing: Callable[..., Any], name: str) -> Any:
+    """``closing`` in a pool thread, each call's wait for a thread and its run on the
+    timeline (``ginsite.lib.timeline``, for the live benchmark)."""
+
+    def run(submitted: float, *args: Any, **kwargs: Any) -> Any:
+        began = time.perf_counter()
+        try:
+            return closing(*args, **kwargs)
+        finally:
+            ms = (time.perf_counter() - began) * 1000
+            wait = (began - submitted) * 1000
+            if wait + ms >= timeline.POOL_FROM_MS:
+                timeline.note("pool", submitted, ms, wait=round(wait, 2), name=name)
+
+    in_pool = sync_to_async(run, thread_sensitive=False)
+
+    @functools.wraps(closing)
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        return await in_pool(time.perf_counter(), *args, **kwargs)
+
+    return call

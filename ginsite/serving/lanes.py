@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import threading
+import time
 from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -43,6 +44,8 @@ from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
 from django.http import HttpRequest, HttpResponseBase
+
+from ginsite.lib import timeline
 
 # Set while a request holds a lane (the handler's tasks copy the context).
 _on_lane: contextvars.ContextVar[bool] = contextvars.ContextVar("on_lane", default=False)
@@ -111,7 +114,9 @@ class LanedASGIHandler(ASGIHandler):
             return await super().__call__(scope, receive, send)
         if scope.get("path", "").startswith(self.streaming_paths):
             return await self._stream(scope, receive, send)
+        asked = time.perf_counter()
         lane = await self.lanes.take()
+        taken = time.perf_counter()
         token = _on_lane.set(True)
         try:
             async with ThreadSensitiveContext(executor=lane):
@@ -119,6 +124,9 @@ class LanedASGIHandler(ASGIHandler):
         finally:
             _on_lane.reset(token)
             self.lanes.give_back(lane)
+            if timeline.ON:
+                held, wait = (time.perf_counter() - taken) * 1000, (taken - asked) * 1000
+                timeline.note("lane", asked, held, wait=round(wait, 2), path=scope.get("path"))
 
     async def _stream(self, scope: Any, receive: Any, send: Any) -> None:
         """A stream waits for a lane to open and gives it back with its first line of body
