@@ -44,6 +44,11 @@ def _module(frame: FrameType) -> str | None:
     return relative
 
 
+def _chain(modules: list[str]) -> list[str]:
+    """The modules of a stack, outermost first, each once for a run of frames in it."""
+    return [m for i, m in enumerate(modules) if i == 0 or m != modules[i - 1]]
+
+
 @dataclass
 class Trace:
     """The stays of one move, from its entry (``module``, ``function``) on: on the entry's
@@ -52,6 +57,7 @@ class Trace:
     entry: tuple[str, str]
     stays: list[str] = field(default_factory=list)
     callbacks: list[tuple[str, str]] = field(default_factory=list)
+    deepest: list[str] = field(default_factory=list)  # the longest chain of modules calling on
     lock: threading.Lock = field(default_factory=threading.Lock)
     active: bool = False
     entry_frame: FrameType | None = None
@@ -93,6 +99,9 @@ class Trace:
                 further = [m for m in below if m != caller]
                 if caller is not None and caller != module and module in further:
                     self.callbacks.append((caller, module))
+                chain = _chain([*reversed(below), module])
+                if len(chain) > len(self.deepest):
+                    self.deepest = chain
                 self._enter(module)
             elif frame is not self.entry_frame:
                 below = self._below(frame.f_back)
@@ -141,6 +150,9 @@ def _report(trace: Trace, door: str, order: bool) -> None:
     )
     for number, module in enumerate(first, 1):
         print(f"{number:3}. {module}")
+    print(f"\nthe deepest chain, each module calling the next: {len(trace.deepest)} modules")
+    for module in trace.deepest:
+        print(f"     {module}")
     if trace.callbacks:
         print("\ncall-backs (caller -> a module further down the stack):")
         for caller, module in dict.fromkeys(trace.callbacks):

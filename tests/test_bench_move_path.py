@@ -1,10 +1,11 @@
 """bench.move_path, run as docs/a-move.md says, so that it cannot rot: a move from the page (htmx)
-and over the table socket each go one way, never calling back into a module below them (issue
-40), and the report names the modules they pass through."""
+and over the table socket each go one way, never calling back into a module below them, reaching
+no deeper than 12 modules (issue 40), and the report names the modules they pass through."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -29,3 +30,6 @@ def test_a_move_calls_back_into_no_module_it_left(door: str) -> None:
     assert summary.endswith(" 0 call-backs"), done.stdout[-3000:]
     assert "games/services/moves.py" in done.stdout  # the door
     assert "games/engine/rules.py" in done.stdout  # the rules
+    # What a reader follows from the entry to the move's deepest call, one module after another.
+    deepest = re.search(r"the deepest chain, each module calling the next: (\d+)", done.stdout)
+    assert deepest is not None and int(deepest.group(1)) <= 12, done.stdout[-3000:]

@@ -51,12 +51,14 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 
 
-def _play(public_id: str, seat: int, fields: dict[str, str]) -> Refused | None:
-    """The socket's move through the page's door: None once made, else its refusal."""
-    try:
-        page_moves.play(public_id, seat, fields)
-    except Refused as refused:
-        return refused
+def _play(language: str, public_id: str, seat: int, fields: dict[str, str]) -> Refused | None:
+    """The socket's move through the page's door: None once made, else its refusal (in the
+    reader's language)."""
+    with translation.override(language):
+        try:
+            page_moves.play(public_id, seat, fields)
+        except Refused as refused:
+            return refused
     return None
 
 
@@ -259,8 +261,8 @@ class MatchConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
             )
             return
         fields = page_moves.socket_fields(frame)
-        refused = await in_thread(in_language)(
-            self.language, _play, self.reader.public_id, self.reader.seat, fields
+        refused = await in_thread(_play)(
+            self.language, self.reader.public_id, self.reader.seat, fields
         )
         async with self.lock:
             if refused is None:
