@@ -13,7 +13,8 @@ from django.utils import timezone
 from . import schedule, service
 from .models import Arena
 
-REGIONS = ("head", "me", "pairings", "standings")
+REGIONS = ("head", "me", "pairings", "standings")  # what the page's socket pushes
+ANSWERED = ("notice", *REGIONS)  # what the answer to a button sends
 STANDINGS_SHOWN = 100
 # The list regions' rows: (the list's name, the row's partial, the context's list, its name in
 # the row, the row's key).
@@ -49,7 +50,9 @@ def context(arena: Arena, user: Any, **extra: Any) -> dict[str, Any]:
     }
 
 
-def render_regions(arena: Arena, user: Any, names: tuple[str, ...] = REGIONS, **extra: Any) -> str:
+def render_regions(
+    arena: Arena, user: Any, names: tuple[str, ...] = ANSWERED, **extra: Any
+) -> str:
     """The named regions as htmx out-of-band swaps, in the current language."""
     ctx = context(arena, user, oob=True, **extra)
     return "".join(

@@ -12,6 +12,8 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from django.contrib.auth.models import AnonymousUser, User
+from django.test import Client
+from django.urls import reverse
 
 from lobby.arena import consumers, regions, service
 from lobby.routing import websocket_urlpatterns
@@ -71,6 +73,31 @@ async def test_a_match_end_is_one_push_per_viewer_of_only_what_changed(
     assert await watcher.receive_nothing(timeout=1.5)
     await watcher.disconnect()
     await player.disconnect()
+
+
+def _join_with_htmx(user: User, public_id: str) -> str:
+    client = Client()
+    client.force_login(user)
+    answer = client.post(reverse("arena:join", args=[public_id]), HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+async def test_the_answer_to_a_button_stays_on_the_page_through_the_push_after_it(
+    alice: User, bob: User, carol: User
+) -> None:
+    """Carol joins: the answer says so, and the push of her new place that follows it a moment
+    later (CI saw it land after the answer) leaves that notice on her page."""
+    public_id = await database_sync_to_async(_setup)(alice, bob)
+    page, first = await _page(public_id, carol)
+    assert not any('id="arena-notice"' in html for html in first["regions"].values())
+    answer = await database_sync_to_async(_join_with_htmx)(carol, public_id)
+    assert 'id="arena-notice"' in answer and "You are in." in answer
+    change = await page.receive_json_from()
+    assert "You are number 3" in change["regions"]["arena-me"]  # her place, pushed
+    # The answer's words stay: nothing pushed replaces them.
+    assert not any('id="arena-notice"' in html for html in change["regions"].values())
+    await page.disconnect()
 
 
 async def test_an_unknown_arena_closes_the_socket() -> None:
