@@ -50,9 +50,7 @@ def context(arena: Arena, user: Any, **extra: Any) -> dict[str, Any]:
     }
 
 
-def render_regions(
-    arena: Arena, user: Any, names: tuple[str, ...] = ANSWERED, **extra: Any
-) -> str:
+def render_regions(arena: Arena, user: Any, names: tuple[str, ...] = ANSWERED, **extra: Any) -> str:
     """The named regions as htmx out-of-band swaps, in the current language."""
     ctx = context(arena, user, oob=True, **extra)
     return "".join(
