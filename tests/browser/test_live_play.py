@@ -114,6 +114,11 @@ def test_two_players_play_a_hand_live_then_resign_and_rematch(
     # Next hand, then alice resigns; bob's page shows it live.
     alice_page.locator("#actions").get_by_role("button", name="Next hand").click()
     expect(bob_page.locator("#scores .hand-no")).to_contain_text("2", timeout=LIVE_MS)
+    # As a player would, alice lets her own table deal hand 2 first: both pages post their
+    # seeds by themselves, and a tap while the deal re-renders the table is lost (mouse down
+    # on one element, up on its replacement: CI's run, on an idle machine).
+    expect(alice_page.locator("#hand .hand-cards > li")).to_have_count(10, timeout=LIVE_MS)
+    expect(alice_page.locator("#scores .hand-no")).to_contain_text("2")
     alice_page.get_by_role("link", name="Resign").click()
     alice_page.get_by_role("button", name="Yes, resign").click()
     alice_page.wait_for_url(match_url := base + f"/games/{match.public_id}/")
