@@ -59,6 +59,9 @@ SEEDS = ("1", "2", "sept")
 SHOTS = ARTIFACTS / "offline"
 # The player's turn, or the match over: Bea plays move by move after a pause.
 YOUR_TURN = "!!document.querySelector('#status.your-turn, #after:not([hidden])')"
+PHASE_READY = """() => !!document.querySelector(
+    '#actions button[value=discard], #actions button[value=next_hand],'
+    + ' #actions button[value=pass], #pile .stock button:enabled')"""
 GIN_ANIMATIONS = """() => document.getAnimations()
     .map(a => a.animationName || '').filter(n => n.startsWith('gin-'))"""
 CODES = "els => els.map(e => e.dataset.code)"
@@ -118,6 +121,9 @@ def _to_discard(page: Page) -> None:
     at any discard of hers)."""
     for _turn in range(10):
         _my_turn(page)
+        # The status may say "your turn" a moment before the phase's controls are drawn (in
+        # the upcard's phase the stock stays disabled: a press on it waited 30 s in CI).
+        page.wait_for_function(PHASE_READY)
         if page.locator("#actions button[value=discard]").count():
             return
         if page.locator("#actions button[value=next_hand]").count():
