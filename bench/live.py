@@ -52,7 +52,6 @@ from urllib.parse import urlsplit, urlunsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from bench import timeline
 from bench.live_proxy import Front, nginx_in_front
 from ginclient.api import only_seed
 
@@ -1498,7 +1497,9 @@ async def run_config(
             server.stop()
         result["server_log"] = {s.name: scan_phases(s.log, marks[s.name]) for s in servers}
         if args.timeline:
-            pids = {pid: s.name for s in servers for pid in [s.process.pid]}
+            from bench import timeline  # it reads this module's summaries
+
+            pids = {s.process.pid: s.name for s in servers}
             result["timeline"] = timeline.report(
                 log_dir / "timeline", pids, site.push_spans, played
             )
@@ -1599,6 +1600,8 @@ def render(r: dict[str, Any]) -> str:
             + ", ".join(f"{k} {v}" for k, v in cost.items())
         )
     if "timeline" in r:
+        from bench import timeline
+
         lines += timeline.render(r["timeline"])
     return "\n".join(lines)
 

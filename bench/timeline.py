@@ -13,11 +13,14 @@ from __future__ import annotations
 import json
 from bisect import bisect_left
 from collections import defaultdict
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from bench.live import summarize
+
 # An event counts against a push if it overlaps it and lasted at least this long (ms).
-AT_LEAST_MS = {"lag": 10.0, "gc": 10.0, "job": 10.0, "pool": 10.0, "lane": 10.0}
+AT_LEAST_MS = 10.0
 
 
 def load(directory: Path, pids: dict[int, str], window: tuple[float, float]) -> list[dict]:
@@ -64,22 +67,13 @@ def per_worker(events: list[dict]) -> dict[str, dict[str, Any]]:
 
 
 def move_requests(events: list[dict]) -> dict[str, Any]:
-    """The moves' own requests (``POST .../actions``): how long each held its lane, p50, p95
-    and the longest (ms), per worker."""
+    """The moves' own requests (``POST .../actions``): how long each held its lane, as
+    ``bench.live`` summarizes a latency (ms), per worker."""
     held: dict[str, list[float]] = defaultdict(list)
     for event in events:
         if event["k"] == "lane" and str(event.get("path", "")).endswith("/actions"):
-            held[event["worker"]].append(event["ms"])
-    found = {}
-    for worker, values in sorted(held.items()):
-        values.sort()
-        found[worker] = {
-            "n": len(values),
-            "p50": values[len(values) // 2],
-            "p95": values[min(len(values) - 1, int(len(values) * 0.95))],
-            "max": values[-1],
-        }
-    return found
+            held[event["worker"]].append(event["ms"] / 1000)
+    return {worker: asdict(summarize(values)) for worker, values in sorted(held.items())}
 
 
 def overlaps(events: list[dict], pushes: list[tuple[float, float]]) -> dict[str, Any]:
@@ -87,7 +81,7 @@ def overlaps(events: list[dict], pushes: list[tuple[float, float]]) -> dict[str,
     share that overlapped an event of each kind of at least ``AT_LEAST_MS``."""
     if not pushes:
         return {}
-    long_ones = [e for e in events if _length_ms(e) >= AT_LEAST_MS[e["k"]]]
+    long_ones = [e for e in events if _length_ms(e) >= AT_LEAST_MS]
     spans = sorted((e["t"], e["t"] + _length_ms(e) / 1000, _name(e)) for e in long_ones)
     starts = [s for s, _end, _name in spans]
     longest = max((end - s for s, end, _n in spans), default=0.0)
@@ -101,9 +95,11 @@ def overlaps(events: list[dict], pushes: list[tuple[float, float]]) -> dict[str,
         return found
 
     by_length = sorted(pushes, key=lambda p: p[1] - p[0])
-    slow = by_length[int(len(by_length) * 0.95) :]
+    cut = int(len(by_length) * 0.95)
+    slow = by_length[cut:]
     names = sorted({name for _s, _e, name in spans})
-    counted = {"all": [kinds(*p) for p in pushes], "slow": [kinds(*p) for p in slow]}
+    every = [kinds(*p) for p in by_length]
+    counted = {"all": every, "slow": every[cut:]}
     return {
         "slow_from_ms": round((slow[0][1] - slow[0][0]) * 1000, 1) if slow else None,
         "pushes": len(pushes),
