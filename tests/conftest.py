@@ -156,3 +156,21 @@ def _language_of_no_request() -> Iterator[None]:
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """A test past its timeout is stopped by SIGALRM wherever it is, often while PostgreSQL
+    answers one of its queries: that connection is left "busy" and the next tests of the same
+    worker failed with "another command is already in progress" (CI's two runs at once: one
+    timeout, three failures). The stopped test's connections are closed, so a timeout is one
+    failure."""
+    try:
+        return (yield)
+    except pytest.fail.Exception as stopped:
+        if "pytest-timeout" in str(stopped):
+            from django.db import connections
+
+            for connection in connections.all(initialized_only=True):
+                connection.close()
+        raise

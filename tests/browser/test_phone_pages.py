@@ -67,20 +67,18 @@ def test_the_phone_lobby_names_each_row_of_rules_and_marks_the_usual_choice(
     lang = page.evaluate("document.documentElement.lang")
     page.screenshot(path=str(SHOTS / f"lobby-{lang}-360x740.png"), full_page=True)
     # The lobby's socket swaps its regions in once it connects (and again when the lobby
-    # changes): measure every row in one go, once each tile is laid out, so that no swap
-    # falls between two measurements.
+    # changes): measure every row in one go, once each tile and each row's name is laid out
+    # (a row read in the middle of a swap had no name yet: CI's two runs at once), so that no
+    # swap falls between two measurements.
     layout = page.wait_for_function(
         """() => {
             const rows = [...document.querySelectorAll('#lobby-pool .tile-row')];
             const boxes = rows.map(row => [...row.querySelectorAll('button.tile')]
                 .slice(0, 4).map(b => b.getBoundingClientRect().toJSON()));
-            const laid = rows.length === 3 && boxes.every(
+            const names = rows.map(r => r.querySelector('.tile-rules')?.innerText.trim());
+            const laid = rows.length === 3 && names.every(Boolean) && boxes.every(
                 row => row.length === 4 && row.every(b => b.width > 0));
-            return laid && {
-                boxes,
-                tops: rows.map(r => r.getBoundingClientRect().y),
-                names: rows.map(r => r.querySelector('.tile-rules').innerText.trim()),
-            };
+            return laid && {boxes, names, tops: rows.map(r => r.getBoundingClientRect().y)};
         }"""
     ).json_value()
     for boxes, name in zip(layout["boxes"], layout["names"], strict=True):
