@@ -13,6 +13,10 @@ Three kinds of redirect URI, and nothing else:
   clients (every app here is one), since another app on the phone could claim the scheme:
   PKCE is what keeps a code it catches useless to it.
 
+A private-use scheme belongs to one app: it names its developer's domain, so a second app
+asking for it is not who it says it is (``register_app`` refuses it; apps are registered by
+staff only, who check that the developer holds the domain).
+
 ``problem`` says what is wrong with a URI, for ``register_app`` and the consent page, which
 refuses a registered URI that breaks these rules (the admin's form checks less) before it
 sends anyone anywhere. The URI must still be one the app registered, exactly (the toolkit's
@@ -62,7 +66,13 @@ def problem(uri: str, *, public: bool = True) -> str | None:
     )
 
 
+def private_scheme(uri: str) -> str | None:
+    """The private-use scheme of ``uri`` (``com.example.gin``), or None for https and http."""
+    scheme = urlsplit(uri).scheme
+    return scheme if is_private_scheme(scheme) else None
+
+
 def schemes(uri: str) -> list[str]:
     """The schemes a redirect to ``uri`` (already checked) may use."""
-    scheme = urlsplit(uri).scheme
-    return ["https", "http", *([scheme] if is_private_scheme(scheme) else [])]
+    scheme = private_scheme(uri)
+    return ["https", "http", *([scheme] if scheme else [])]

@@ -22,6 +22,7 @@ from lobby import services as lobby_services
 from lobby.webpush import delivery as push_delivery
 from lobby.webpush import notifications
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked
+from tests.lobby.lobby_helpers import online
 from tests.lobby.push_service import PushService
 from tests.lobby.test_push import _subscribe
 
@@ -144,3 +145,24 @@ def test_a_live_match_waiting_for_seeds_pushes_nothing(
     _subscribe(bob, service.device())
     lobby_match(alice, bob)
     assert _seed_notices(service) == []
+
+
+def test_a_player_with_a_page_open_hears_nothing_on_their_devices(
+    service: PushService, alice: User, bob: User, carol: User
+) -> None:
+    # alice has a page open: she sees the wait there, and her devices stay quiet. bob has
+    # none open and hears of each wait, in his match with alice and in his match with carol.
+    alices, bobs = service.device(), service.device()
+    _subscribe(alice, alices)
+    _subscribe(bob, bobs)
+    online(alice)
+    made = lobby_services.challenge(alice, bob, "standard", 100, rated=False, days_per_move=3)
+    lobby_services.accept_challenge(made, bob)
+    other = lobby_services.challenge(carol, bob, "simple", 50, rated=False, days_per_move=3)
+    lobby_services.accept_challenge(other, bob)
+    notices = _seed_notices(service)
+    assert {p.path for p in notices} == {urlsplit(bobs.endpoint).path}
+    assert sorted(p.payload["title"] for p in notices) == [
+        "The deal against alice waits for your seed",
+        "The deal against carol waits for your seed",
+    ]

@@ -58,10 +58,10 @@ def code_from(location: str) -> str:
     return query["code"][0]
 
 
-def grant(
+def allow(
     browser: Client, client_id: str, scope: str = "read play lobby", redirect: str = REDIRECT
-) -> dict[str, Any]:
-    """Alice's browser allows the app; the app exchanges the code: the token endpoint's JSON."""
+) -> tuple[str, str]:
+    """The player's browser allows the app: the code it brings back, and the app's verifier."""
     verifier, challenge = pkce()
     url = "/oauth/authorize/?" + authorize_query(client_id, challenge, scope, redirect)
     page = browser.get(url)
@@ -78,16 +78,28 @@ def grant(
     }
     allowed = browser.post(url, fields)
     assert allowed.status_code == 302, allowed.content
-    answer = Client().post(
+    return code_from(allowed["Location"]), verifier
+
+
+def exchange(client_id: str, code: str, verifier: str, redirect: str = REDIRECT) -> Any:
+    """The app trades the code for tokens: the token endpoint's answer."""
+    return Client().post(
         "/oauth/token/",
         {
             "grant_type": "authorization_code",
-            "code": code_from(allowed["Location"]),
+            "code": code,
             "redirect_uri": redirect,
             "client_id": client_id,
             "code_verifier": verifier,
         },
     )
+
+
+def grant(
+    browser: Client, client_id: str, scope: str = "read play lobby", redirect: str = REDIRECT
+) -> dict[str, Any]:
+    """Alice's browser allows the app; the app exchanges the code: the token endpoint's JSON."""
+    answer = exchange(client_id, *allow(browser, client_id, scope, redirect), redirect)
     assert answer.status_code == 200, answer.content
     return answer.json()  # type: ignore[no-any-return]
 

@@ -100,6 +100,9 @@ def test_it_sends_no_code_where_the_app_did_not_register(alice_browser, foreign)
         "http://10.0.0.7/callback",
         "gin:/oauth/callback",  # a scheme that names no domain
         "javascript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "file:///etc/passwd",
+        "vbscript:msgbox(1)",
         "com.example.gin://oauth/callback",  # a private-use scheme has no host
         "com.example.gin:oauth/callback",
         "https://pocketgin.example/cb#part",
@@ -111,6 +114,16 @@ def test_it_registers_no_unsafe_redirect(db, wrong):
     with pytest.raises(CommandError):
         register("Risky", redirect=wrong)
     assert not Application.objects.filter(name="Risky").exists()
+
+
+def test_a_scheme_another_app_registered_is_refused(db):
+    register("Pocket Gin", redirect=PHONE)
+    for taken in (PHONE, "com.example.gin:/other/path", "COM.Example.Gin:/oauth/callback"):
+        with pytest.raises(CommandError, match="is 'Pocket Gin'"):
+            register("Pocket Gin Pro", redirect=taken)
+    assert list(Application.objects.values_list("name", flat=True)) == ["Pocket Gin"]
+    # A scheme that only begins like it is another domain's: com.example.gin.pro is not taken.
+    register("Pocket Gin Pro", redirect="com.example.gin.pro:/oauth/callback")
 
 
 def test_it_registers_the_three_kinds(db):
@@ -139,6 +152,22 @@ def test_the_consent_page_refuses_an_http_uri_stored_through_the_admin(alice_bro
     _verifier, challenge = pkce()
     query = authorize_query(app.client_id, challenge, "read", "").replace("redirect_uri=&", "")
     assert alice_browser.get("/oauth/authorize/?" + query).status_code == 400
+
+
+@pytest.mark.parametrize(
+    "stored", ["javascript:alert(document.cookie)", "data:text/html,<b>hi</b>", "file:///etc/x"]
+)
+def test_the_consent_page_sends_nobody_to_a_script_stored_by_hand(alice_browser, stored):
+    app = Application.objects.create(
+        name="Stored by hand",
+        client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        redirect_uris=stored,
+        algorithm="",
+    )
+    answer = _consent(alice_browser, app.client_id, stored)
+    assert answer.status_code == 400 and "Location" not in answer
+    assert "use your account?" not in answer.content.decode()
 
 
 def test_a_private_scheme_is_for_public_clients_only(alice_browser):

@@ -12,7 +12,7 @@ from ginsite.asgi import application
 from lobby.accounts import tokens
 from tests.api.streams import NdjsonStream, closed_code, closes_within
 from tests.games.live_helpers import signed_in
-from tests.oauth.conftest import grant, register
+from tests.oauth.conftest import allow, exchange, grant, register
 from tests.sockets import Socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -109,3 +109,16 @@ async def test_a_wrong_password_signs_no_app_out(alice):
         assert me.status_code == 200
     finally:
         await comm.disconnect()
+
+
+async def test_a_code_allowed_just_before_gets_no_token_after(alice, password):
+    # The consent page sent a code to an app on the lost phone moments ago; it has not been
+    # exchanged yet. Signing out everywhere else ends it too: the app gets no token with it.
+    client_id = await sync_to_async(register)()
+    code, verifier = await sync_to_async(allow)(await sync_to_async(signed_in)(alice), client_id)
+    here = await sync_to_async(signed_in)(alice)
+    done = await sync_to_async(here.post)("/settings/sign-out-elsewhere", {"password": password})
+    assert done.status_code == 302
+    exchanged = await sync_to_async(exchange)(client_id, code, verifier)
+    assert exchanged.status_code == 400 and exchanged.json()["error"] == "invalid_grant"
+    assert "access_token" not in exchanged.json()

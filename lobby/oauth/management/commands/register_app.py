@@ -7,7 +7,7 @@ by someone the site trusts, and a public client has no secret to hand over, only
 printed here. Every app is a public client (no secret; PKCE proves it is the same app at both
 ends) with the authorization code grant. Its redirect URIs follow RFC 8252
 (``lobby.oauth.redirects``): https, http to a loopback address, or a private-use scheme such as
-``com.example.gin:/oauth/callback`` for a phone app.
+``com.example.gin:/oauth/callback`` for a phone app, whose scheme no other app registered.
 """
 
 from __future__ import annotations
@@ -54,6 +54,9 @@ class Command(BaseCommand):
         for uri in redirect_uris:
             if (wrong := redirects.problem(uri)) is not None:
                 raise CommandError(f"{uri}: {wrong}.")
+        for uri in redirect_uris:
+            if (scheme := redirects.private_scheme(uri)) and (owner := _holder(scheme)):
+                raise CommandError(f"{uri}: the scheme {scheme}: is {owner.name!r}'s.")
         if Application.objects.filter(name=name).exists():
             raise CommandError(f"An app named {name!r} is registered already.")
         app = Application(
@@ -78,3 +81,11 @@ class Command(BaseCommand):
             raise CommandError("; ".join(wrong.messages)) from wrong
         app.save()
         self.stdout.write(app.client_id)
+
+
+def _holder(scheme: str) -> Application | None:
+    """The app that registered a redirect URI with the private-use ``scheme``, if any."""
+    for app in Application.objects.filter(redirect_uris__icontains=f"{scheme}:"):
+        if any(redirects.private_scheme(uri) == scheme for uri in app.redirect_uris.split()):
+            return app
+    return None
