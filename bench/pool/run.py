@@ -17,7 +17,7 @@ It reports the time from the first join until the last player heard it was paire
 under 10 s for 500) and until the last one had its match open, the joins' round trips, the
 server CPU per pairing (the daphne processes; with PostgreSQL also its backends for the site's
 database, and the whole machine), errors, and what the database says afterwards
-(``bench.pool_check``: nobody paired twice, no pairing a player has no event of). Progress
+(``bench.pool.check``: nobody paired twice, no pairing a player has no event of). Progress
 goes to stderr once a second, results to stdout; it never asserts.
 """
 
@@ -270,7 +270,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.keep_logs:
                 for server in servers:
                     shutil.copy(server.log, Path(args.keep_logs) / server.log.name)
-        checked = json.loads(await run_quiet([sys.executable, "-m", "bench.pool_check"], env))
+        checked = json.loads(await run_quiet([sys.executable, "-m", "bench.pool.check"], env))
         tracebacks = sum(s.log.read_text(errors="replace").count("Traceback") for s in servers)
     result = result_of(
         config.title_under(args.server), players, begun, {**cpu, **idle}, checked, tracebacks
@@ -389,7 +389,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.json:
         print(json.dumps(result, indent=2))
     return result
-
-
-if __name__ == "__main__":
-    main()
