@@ -35,18 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from bench.arena.viewers import Viewer
-from bench.live import (
-    CONFIGS,
-    SERVERS,
-    Meter,
-    pace_ms,
-    run_quiet,
-    say,
-    scan_log,
-    site_database,
-    start_servers,
-    summarize,
-)
+from bench.harness.configs import CONFIGS, site_database
+from bench.harness.meters import Meter
+from bench.harness.pacing import say
+from bench.harness.processes import pace_ms
+from bench.harness.servers import SERVERS, run_quiet, scan_log, start_servers
+from bench.harness.stats import summarize
 from ginclient.api import ApiError, Client
 from ginclient.bot import Bot
 from ginclient.bots.random_bot import choose as random_choose
@@ -73,7 +67,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         env, log_dir = await site_database(stack, config, args, "bench_arena")
         say(f"creating {args.players} players with API tokens")
         out = await run_quiet(
-            [sys.executable, "-m", "bench.live_players", str(args.players), "a"], env
+            [sys.executable, "-m", "bench.harness.players", str(args.players), "a"], env
         )
         credentials = [(str(u), str(t)) for u, t in json.loads(out)]
         say(f"starting the site on {config.workers} {args.server} worker(s)")

@@ -40,25 +40,13 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from bench.live import (
-    CONFIGS,
-    CONNECT_CONCURRENCY,
-    HTTP_TIMEOUT,
-    SERVERS,
-    Http,
-    Meter,
-    Progress,
-    Reply,
-    limited,
-    open_socket,
-    pace_ms,
-    run_quiet,
-    sampled,
-    say,
-    site_database,
-    start_servers,
-    summarize,
-)
+from bench.harness.configs import CONFIGS, site_database
+from bench.harness.connections import CONNECT_CONCURRENCY, HTTP_TIMEOUT, Http, Reply, open_socket
+from bench.harness.meters import Meter, sampled
+from bench.harness.pacing import Progress, limited, say
+from bench.harness.processes import pace_ms
+from bench.harness.servers import SERVERS, run_quiet, start_servers
+from bench.harness.stats import summarize
 
 GIVE_UP_SECONDS = 120.0
 JOIN_TRIES = 8
@@ -244,7 +232,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     with ExitStack() as stack:
         env = await setup(stack, args)
         say(f"creating {n} players with API tokens")
-        out = await run_quiet([sys.executable, "-m", "bench.live_players", str(n), "q"], env)
+        out = await run_quiet([sys.executable, "-m", "bench.harness.players", str(n), "q"], env)
         credentials = [(str(u), str(t)) for u, t in json.loads(out)]
         say(f"starting the site on {config.workers} {args.server} worker(s)")
         log_dir = Path(env["BENCH_LOG_DIR"])
@@ -331,7 +319,7 @@ def render(result: dict[str, Any]) -> str:
         f"  all paired after:        {seconds('seconds_until_all_paired')} "
         "(goal: under 10 s for 500)",
         f"  the machine's pace:      a fixed Python loop took {result['pace_ms'][0]} ms "
-        f"before and {result['pace_ms'][1]} ms after (bench.live.pace_ms)",
+        f"before and {result['pace_ms'][1]} ms after (bench.harness.processes.pace_ms)",
         f"  all matches open after:  {seconds('seconds_until_all_opened')}",
         f"  paired players:          {result['paired_players']} in {result['matches']} matches "
         f"(heard: {result['heard_via']})",
