@@ -16,8 +16,6 @@ from websockets.asyncio.client import ClientConnection, connect
 from bench.harness.pacing import limited
 
 HTTP_TIMEOUT = 30.0
-
-
 CONNECT_CONCURRENCY = 8
 
 

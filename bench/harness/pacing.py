@@ -10,11 +10,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import TypeVar
 
 MOVE_PERIOD = 2.0  # seconds between two moves of one match (and two frames of one relay pair)
-
-
 PUSH_GRACE = 5.0  # after the last move, how long a push may still arrive before it is lost
-
-
 T = TypeVar("T")
 
 

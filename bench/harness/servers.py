@@ -18,8 +18,6 @@ from bench.harness.connections import Http
 from bench.harness.processes import cpu_seconds, process_tree, rss_bytes
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-
 READY_SECONDS = 30.0
 
 

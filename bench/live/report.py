@@ -7,7 +7,7 @@ from typing import Any
 from bench.harness.servers import PHASES
 from bench.live import timeline
 from bench.live.players import Client
-from bench.live.site import SILENT_AFTER
+from bench.live.sockets import SILENT_AFTER
 
 
 def latency_row(label: str, summary: dict[str, Any]) -> str:
