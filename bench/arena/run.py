@@ -253,7 +253,10 @@ def render(result: dict[str, Any]) -> str:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # Run as a package (``-m bench.arena``), argparse would name the file __main__.py.
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.arena", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--players", type=int, default=300, help="bots in the arena")
     parser.add_argument(
         "--viewers", type=int, default=20, help="open arena pages, in a process of their own"

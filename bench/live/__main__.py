@@ -41,7 +41,10 @@ from bench.live.run import proxy_cost, run_config
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # Run as a package (``-m bench.live``), argparse would name the file __main__.py.
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.live", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--matches", type=int, default=50, help="lobby matches (2N players)")
     parser.add_argument("--seconds", type=float, default=30.0, help="seconds of paced play")
     parser.add_argument(

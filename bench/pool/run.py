@@ -346,7 +346,10 @@ def render(result: dict[str, Any]) -> str:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # Run as a package (``-m bench.pool``), argparse would name the file __main__.py.
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.pool", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--players", type=int, default=500, help="players joining at once")
     parser.add_argument("--config", default="embedded", choices=sorted(CONFIGS))
     parser.add_argument("--json", action="store_true", help="also print a JSON summary")
