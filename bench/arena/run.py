@@ -39,7 +39,7 @@ from bench.harness.configs import CONFIGS, site_database
 from bench.harness.meters import Meter
 from bench.harness.pacing import say
 from bench.harness.processes import pace_ms
-from bench.harness.servers import SERVERS, run_quiet, scan_log, start_servers
+from bench.harness.servers import ROOT, SERVERS, run_quiet, scan_log, start_servers
 from bench.harness.stats import summarize
 from ginclient.api import ApiError, Client
 from ginclient.bot import Bot
@@ -91,7 +91,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             json.dumps([page(i) for i in range(args.viewers)]),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
-            cwd=Path(__file__).resolve().parent.parent,
+            cwd=ROOT,
         )
         beside = [Viewer() for _ in range(args.beside)]
         watching = [
