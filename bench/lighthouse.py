@@ -36,7 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.live import SQLITE_OPTIONS, Server, base_env, say
+from bench.harness.configs import SQLITE_OPTIONS, base_env
+from bench.harness.pacing import say
+from bench.harness.servers import Server
 from tests.browser.conftest import CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -2,7 +2,7 @@
 
 A discrete-event simulation of live play spread over machines, fed with what ``bench.live``
 measured per move on each part (docs/scaling.md). Moves come at the moments ``bench.live``'s
-clients make them (``bench.live.moments``: think times of 1 to 3 s per match, a crowd's
+clients make them (``bench.harness.pacing.moments``: think times of 1 to 3 s per match, a crowd's
 bunching). Each move visits, in order:
 
 1. the worker process the mover's requests land on: first the work that is not on the way to
@@ -39,7 +39,8 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 
-from bench.live import MOVE_PERIOD, moments, percentile
+from bench.harness.pacing import MOVE_PERIOD, moments
+from bench.harness.stats import percentile
 
 # Service times vary around their mean (a gamma distribution of this shape: coefficient of
 # variation 0.5; bench.live's view CPU has p95/p50 = 1.3).

@@ -34,18 +34,12 @@ from urllib.parse import urlencode
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from bench.live import (
-    CONFIGS,
-    HTTP_TIMEOUT,
-    MOVE_PERIOD,
-    ROOT,
-    Http,
-    Server,
-    pace_ms,
-    say,
-    site_database,
-    summarize,
-)
+from bench.harness.configs import CONFIGS, site_database
+from bench.harness.connections import HTTP_TIMEOUT, Http
+from bench.harness.pacing import MOVE_PERIOD, say
+from bench.harness.processes import pace_ms
+from bench.harness.servers import ROOT, Server
+from bench.harness.stats import summarize
 
 VERSION = re.compile(r'id="table-version" data-version="(\d+)"')
 ACTIONS = re.compile(r'<(?:div|section)[^>]*id="actions".*?(?=<(?:div|section)[^>]*id="|\Z)', re.S)

@@ -37,7 +37,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from schemathesis.config import SchemathesisConfig
 
-from bench.live import Server, base_env
+from bench.harness.configs import base_env
+from bench.harness.servers import Server
 from lobby.accounts import tokens as api_tokens
 from tests.api.test_schemathesis import POSITIVE_STATUSES
 from tests.api.two_players import Watch, World, build

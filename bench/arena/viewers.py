@@ -1,6 +1,6 @@
 """The open arena pages of ``bench.arena``, in a process of their own, as browsers are.
 
-    python -m bench.arena_viewers '[["ws://.../ws/arena/ID/", "http://..."], ...]'
+    python -m bench.arena.viewers '[["ws://.../ws/arena/ID/", "http://..."], ...]'
 
 Opens one socket per (url, origin) pair, records when each frame came (wall clock) and how big it
 was, until its standard input closes; then prints ``{"frames": [[[t, bytes], ...], ...],

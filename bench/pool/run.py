@@ -17,7 +17,7 @@ It reports the time from the first join until the last player heard it was paire
 under 10 s for 500) and until the last one had its match open, the joins' round trips, the
 server CPU per pairing (the daphne processes; with PostgreSQL also its backends for the site's
 database, and the whole machine), errors, and what the database says afterwards
-(``bench.pool_check``: nobody paired twice, no pairing a player has no event of). Progress
+(``bench.pool.check``: nobody paired twice, no pairing a player has no event of). Progress
 goes to stderr once a second, results to stdout; it never asserts.
 """
 
@@ -40,25 +40,13 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from bench.live import (
-    CONFIGS,
-    CONNECT_CONCURRENCY,
-    HTTP_TIMEOUT,
-    SERVERS,
-    Http,
-    Meter,
-    Progress,
-    Reply,
-    limited,
-    open_socket,
-    pace_ms,
-    run_quiet,
-    sampled,
-    say,
-    site_database,
-    start_servers,
-    summarize,
-)
+from bench.harness.configs import CONFIGS, site_database
+from bench.harness.connections import CONNECT_CONCURRENCY, HTTP_TIMEOUT, Http, Reply, open_socket
+from bench.harness.meters import Meter, sampled
+from bench.harness.pacing import Progress, limited, say
+from bench.harness.processes import pace_ms
+from bench.harness.servers import SERVERS, run_quiet, start_servers
+from bench.harness.stats import summarize
 
 GIVE_UP_SECONDS = 120.0
 JOIN_TRIES = 8
@@ -244,7 +232,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     with ExitStack() as stack:
         env = await setup(stack, args)
         say(f"creating {n} players with API tokens")
-        out = await run_quiet([sys.executable, "-m", "bench.live_players", str(n), "q"], env)
+        out = await run_quiet([sys.executable, "-m", "bench.harness.players", str(n), "q"], env)
         credentials = [(str(u), str(t)) for u, t in json.loads(out)]
         say(f"starting the site on {config.workers} {args.server} worker(s)")
         log_dir = Path(env["BENCH_LOG_DIR"])
@@ -270,7 +258,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.keep_logs:
                 for server in servers:
                     shutil.copy(server.log, Path(args.keep_logs) / server.log.name)
-        checked = json.loads(await run_quiet([sys.executable, "-m", "bench.pool_check"], env))
+        checked = json.loads(await run_quiet([sys.executable, "-m", "bench.pool.check"], env))
         tracebacks = sum(s.log.read_text(errors="replace").count("Traceback") for s in servers)
     result = result_of(
         config.title_under(args.server), players, begun, {**cpu, **idle}, checked, tracebacks
@@ -331,7 +319,7 @@ def render(result: dict[str, Any]) -> str:
         f"  all paired after:        {seconds('seconds_until_all_paired')} "
         "(goal: under 10 s for 500)",
         f"  the machine's pace:      a fixed Python loop took {result['pace_ms'][0]} ms "
-        f"before and {result['pace_ms'][1]} ms after (bench.live.pace_ms)",
+        f"before and {result['pace_ms'][1]} ms after (bench.harness.processes.pace_ms)",
         f"  all matches open after:  {seconds('seconds_until_all_opened')}",
         f"  paired players:          {result['paired_players']} in {result['matches']} matches "
         f"(heard: {result['heard_via']})",
@@ -358,7 +346,10 @@ def render(result: dict[str, Any]) -> str:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # Run as a package (``-m bench.pool``), argparse would name the file __main__.py.
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.pool", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--players", type=int, default=500, help="players joining at once")
     parser.add_argument("--config", default="embedded", choices=sorted(CONFIGS))
     parser.add_argument("--json", action="store_true", help="also print a JSON summary")
@@ -389,7 +380,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.json:
         print(json.dumps(result, indent=2))
     return result
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
-"""The database's side of ``bench.arena``: ``python -m bench.arena_check make MINUTES`` makes
+"""The database's side of ``bench.arena``: ``python -m bench.arena.check make MINUTES`` makes
 the running arena (casual, standard to 50, bots allowed) and prints its id;
-``python -m bench.arena_check check ID`` prints one JSON object: the arena's matches by outcome,
+``python -m bench.arena.check check ID`` prints one JSON object: the arena's matches by outcome,
 every match's end and the next pairing of each of its players (for the time between them),
 players seated in two of its matches at once, and whether the stored points, streaks, wins and
 games equal a recount from the stored matches in the order they were counted.

@@ -1,6 +1,6 @@
 """The floor for ``bench.live``: a bare Channels relay, run under daphne like the site.
 
-``daphne bench.live_relay:application`` with the site's own settings (so the same channel layer:
+``daphne bench.live.relay:application`` with the site's own settings (so the same channel layer:
 in-memory, or Redis from ``REDIS_URL``). Two sockets join ``/relay/<pair>/``; a frame one of
 them sends goes through ``group_send`` to the pair's group, and the other one receives it. No
 database, no rendering: what is left is daphne, Channels and the channel layer.

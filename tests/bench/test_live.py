@@ -9,7 +9,10 @@ from collections import Counter
 
 import pytest
 
-from bench.live import MOVE_PERIOD, Http, choose, moments, percentile, summarize
+from bench.harness.connections import Http
+from bench.harness.pacing import MOVE_PERIOD, moments
+from bench.harness.stats import percentile, summarize
+from bench.live.players import choose
 
 
 def test_percentile_is_nearest_rank():

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import timeline as report
+from bench.live import timeline as report
 from ginsite.lib import timeline
 
 

@@ -1,4 +1,4 @@
-"""Players for ``bench.live``: ``python -m bench.live_players COUNT PREFIX``.
+"""Players for the benchmarks: ``python -m bench.harness.players COUNT PREFIX``.
 
 Run with the server's environment (``DATABASE_URL`` and so on) before the server starts. Makes
 COUNT users ``PREFIX0000``, ``PREFIX0001``... without passwords (hashing one costs a quarter of

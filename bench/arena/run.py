@@ -4,13 +4,13 @@ Starts the site as ``bench.live`` does (``pg2``: PostgreSQL and Redis with two d
 a fresh database dropped at the end; ``embedded``: a SQLite file and one daphne), makes the
 players with API tokens and one running arena (casual, standard to 50, bots allowed), and
 opens ``--viewers`` arena pages' sockets (``/ws/arena/ID/``, as a browser on the page, in a
-process of their own: ``bench.arena_viewers``; ``--beside`` more in the bots' process). Each
+process of their own: ``bench.arena.viewers``; ``--beside`` more in the bots' process). Each
 player is ``ginclient``'s bot (``ginclient.bot.Bot.arena`` with the random bot, which thinks
 ``--think`` seconds a move), in a thread of its own, spread over the workers: it opens its
 event stream, joins the arena through the API and plays every match the arena pairs it into
 until the arena is over. The bots arrive ``--arrive-every`` seconds apart.
 
-It reports, from the database (``bench.arena_check``): the time from a match's end to its
+It reports, from the database (``bench.arena.check``): the time from a match's end to its
 players' next pairing (p50/p95; the goal is 2 s at p95), players seated twice at once, and
 whether the standings equal a recount from the stored matches; from the viewers: the standings
 pushes per second and their bytes, and the time from each match's end to the next push on
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import shutil
 import sys
@@ -35,19 +34,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bench.arena_viewers import Viewer
-from bench.live import (
-    CONFIGS,
-    SERVERS,
-    Meter,
-    pace_ms,
-    run_quiet,
-    say,
-    scan_log,
-    site_database,
-    start_servers,
-    summarize,
-)
+from bench.arena.viewers import Viewer
+from bench.harness.configs import CONFIGS, site_database
+from bench.harness.meters import Meter
+from bench.harness.pacing import say
+from bench.harness.processes import pace_ms
+from bench.harness.servers import ROOT, SERVERS, run_quiet, scan_log, start_servers
+from bench.harness.stats import summarize
 from ginclient.api import ApiError, Client
 from ginclient.bot import Bot
 from ginclient.bots.random_bot import choose as random_choose
@@ -74,7 +67,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         env, log_dir = await site_database(stack, config, args, "bench_arena")
         say(f"creating {args.players} players with API tokens")
         out = await run_quiet(
-            [sys.executable, "-m", "bench.live_players", str(args.players), "a"], env
+            [sys.executable, "-m", "bench.harness.players", str(args.players), "a"], env
         )
         credentials = [(str(u), str(t)) for u, t in json.loads(out)]
         say(f"starting the site on {config.workers} {args.server} worker(s)")
@@ -82,7 +75,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             stack, "site", "ginsite.asgi:application", config.workers, env, log_dir, args.server
         )
         await asyncio.gather(*(s.wait_ready("/api/v1/me") for s in servers))
-        check = [sys.executable, "-m", "bench.arena_check"]
+        check = [sys.executable, "-m", "bench.arena.check"]
         arena_id = (await run_quiet([*check, "make", str(args.minutes)], env)).decode().strip()
         stop = asyncio.Event()
 
@@ -94,11 +87,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         outside = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "bench.arena_viewers",
+            "bench.arena.viewers",
             json.dumps([page(i) for i in range(args.viewers)]),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
-            cwd=Path(__file__).resolve().parent.parent,
+            cwd=ROOT,
         )
         beside = [Viewer() for _ in range(args.beside)]
         watching = [
@@ -260,7 +253,10 @@ def render(result: dict[str, Any]) -> str:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # Run as a package (``-m bench.arena``), argparse would name the file __main__.py.
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.arena", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--players", type=int, default=300, help="bots in the arena")
     parser.add_argument(
         "--viewers", type=int, default=20, help="open arena pages, in a process of their own"
@@ -300,8 +296,3 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.json:
         print(json.dumps(result, indent=2))
     return result
-
-
-if __name__ == "__main__":
-    with contextlib.suppress(KeyboardInterrupt):
-        main()

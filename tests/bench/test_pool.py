@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import pool
+from bench.pool import run as pool
 
 
 @pytest.mark.timeout(180)

@@ -17,7 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bench.live import summarize
+from bench.harness.stats import summarize
 
 # An event counts against a push if it overlaps it and lasted at least this long (ms).
 AT_LEAST_MS = 10.0
@@ -68,7 +68,7 @@ def per_worker(events: list[dict]) -> dict[str, dict[str, Any]]:
 
 def move_requests(events: list[dict]) -> dict[str, Any]:
     """The moves' own requests (``POST .../actions``): how long each held its lane, as
-    ``bench.live`` summarizes a latency (ms), per worker."""
+    ``bench.harness.stats`` summarizes a latency (ms), per worker."""
     held: dict[str, list[float]] = defaultdict(list)
     for event in events:
         if event["k"] == "lane" and str(event.get("path", "")).endswith("/actions"):

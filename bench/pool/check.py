@@ -1,4 +1,4 @@
-"""What the database says after ``bench.pool``: ``python -m bench.pool_check``.
+"""What the database says after ``bench.pool``: ``python -m bench.pool.check``.
 
 Run with the server's environment (``DATABASE_URL``) after the run. Prints one JSON object:
 the pool's entries by status, and every way a pairing could have gone wrong that a client

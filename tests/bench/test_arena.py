@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import arena
+from bench.arena import run as arena
 
 
 @pytest.mark.timeout(300)

@@ -1,0 +1,1 @@
+"""What the benchmarks of a running site stand on: its configurations, servers, clients, meters."""
