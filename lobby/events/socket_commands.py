@@ -31,7 +31,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from games.api.matches import ActionIn, move
+from games.api.match_schemas import ActionIn
+from games.api.matches import move
 from ginsite.lib.apikit import ApiError, Refusal, check_rate, malformed, refusal
 from ginsite.lib.refusals import Refused
 from lobby.events import idempotency

@@ -13,7 +13,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games.api.matches import MatchDetail
+from games.api.match_schemas import MatchDetail
 from games.models import Match
 from ginsite.asgi import application
 from ginsite.lib.apikit import ApiJSONEncoder
