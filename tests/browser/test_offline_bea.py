@@ -4,8 +4,9 @@ service worker in a cache of its own, whose size is bounded; with the network cu
 match is played; and the browser's engine and the server's agree on seeded matches. The
 offline table is the online one: with the network cut a card is discarded by a double tap and
 by a drag onto the pile and with the keyboard, the hand is dragged into a new order and sorted
-by suit and by rank, the hint marks what Bea would do, and a gin is celebrated, all without a
-page load."""
+by suit and by rank, the hint marks what Bea would do, a discarded card flies onto the pile with
+its sound (once sound is switched on) and the turn's chime follows Bea's answer, and a gin is
+celebrated, all without a page load."""
 
 from __future__ import annotations
 
@@ -65,6 +66,17 @@ PHASE_READY = """() => !!document.querySelector(
 GIN_ANIMATIONS = """() => document.getAnimations()
     .map(a => a.animationName || '').filter(n => n.startsWith('gin-'))"""
 CODES = "els => els.map(e => e.dataset.code)"
+# Every animation the page starts, noted as it starts: the card it moves and where (the page
+# redraws the table after each move, so the elements themselves do not last).
+NOTE_FLIGHTS = """
+    window.__flights = [];
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (keyframes, options) {
+        const where = this.closest("#pile") ? "pile" : this.closest("#hand") ? "hand" : "";
+        window.__flights.push(where + ":" + (this.dataset.code || ""));
+        return animate.call(this, keyframes, options);
+    };
+"""
 SELECT = "r => { r.checked = true; r.dispatchEvent(new Event('change', { bubbles: true })); }"
 
 
@@ -251,6 +263,7 @@ def test_the_offline_table_plays_like_the_online_one_with_the_network_cut(
     browser: Browser, base: str, touch: bool
 ) -> None:
     context = browser.new_context(viewport=PHONE, has_touch=touch)
+    context.add_init_script(NOTE_FLIGHTS)
     try:
         _plays_like_the_online_table(context, base, touch)
     finally:
@@ -289,12 +302,24 @@ def _plays_like_the_online_table(context: BrowserContext, base: str, touch: bool
     expect(page.locator("#table .hinted").first).to_be_visible()
     page.screenshot(path=str(SHOTS / f"hint-{way}-en-360x740.png"))
 
-    # A double tap on a card discards it, and Bea answers.
+    # Sound on, as online (the same switch, kept in the browser).
+    toggle = page.locator("#sound-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    page.evaluate("window.ginSound.played.length = 0")  # the switch played a sample
+
+    # A double tap on a card discards it: it flies onto the pile with its sound, and Bea
+    # answers; the chime says the turn is the player's again.
     gone = page.locator("#hand input[name=card]:enabled").last.get_attribute("value")
+    page.evaluate("window.__flights.length = 0")
     double_tap(page.locator(f'#hand li[data-code="{gone}"] .card'), touch)
     expect(page.locator(f'#hand li[data-code="{gone}"]')).to_have_count(0)
     expect(page.locator("#hand li[data-code]")).to_have_count(10)
     expect(page.locator("#offline-log li").first).to_contain_text("Bea: ")
+    page.wait_for_function("window.ginSound.played.includes('turn')")
+    assert page.evaluate("window.ginSound.played")[0] == "discard"
+    assert f"pile:{gone}" in page.evaluate("window.__flights"), "the discard did not fly"
 
     # Dragged within the hand: a new order, kept in the browser with the match.
     _to_discard(page)
