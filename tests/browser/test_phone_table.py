@@ -96,6 +96,10 @@ CONTROLS = {
 }
 
 
+# The header's links and buttons, on every page of the walks: a word cut at the window's edge
+# is a link the player cannot read (one hidden on a phone has no box, and passes).
+HEADER = ".site-header a, .site-header button"
+
 # What each phase says to the player, by selector: a message of the catalogue (with its values
 # in the walks below), read in the page's language.
 WORDS = {
@@ -168,6 +172,7 @@ def _check(page: Page, phase: str, name: str, **values: object) -> list[str]:
     for selector in CONTROLS[phase]:
         assert page.locator(selector).count(), f"{name} {phase}: no {selector}"
         problems += [f"{name} {phase}: {p}" for p in outside(page, selector)]
+    problems += [f"{name} {phase}: {p}" for p in outside(page, HEADER)]
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     page.screenshot(path=str(SHOTS / f"{name}-{phase}.png"))
     FELT_TOPS.setdefault(name, {})[phase] = page.locator(".felt").bounding_box()["y"]
@@ -266,7 +271,7 @@ def _in_every_size(page: Page, name: str, phase: str, controls: list[str]) -> li
     problems = []
     for size in PHONES:
         _sized(page, size)
-        for selector in controls:
+        for selector in [*controls, HEADER]:
             assert page.locator(selector).count(), f"{name} {size} {phase}: no {selector}"
             problems += [f"{name} {size} {phase}: {p}" for p in outside(page, selector)]
         width = page.evaluate("document.documentElement.scrollWidth")
