@@ -6,7 +6,9 @@ offline table is the online one: with the network cut a card is discarded by a d
 by a drag onto the pile and with the keyboard, the hand is dragged into a new order and sorted
 by suit and by rank, the hint marks what Bea would do, a discarded card flies onto the pile with
 its sound (once sound is switched on) and the turn's chime follows Bea's answer, and a gin is
-celebrated, all without a page load."""
+celebrated, all without a page load. At every phone size, in English and German, each phase's
+controls lie wholly in the window and every word of the status shows (screenshots in
+test-artifacts/phone/)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from games import ai
@@ -22,9 +25,10 @@ from games.offline.bundle import bundle
 from games.offline.driver import PLAYER, Offline, self_play
 from games.table import orders
 from tests.browser.conftest import PHONE
-from tests.browser.table_helpers import ARTIFACTS, settle
+from tests.browser.table_helpers import ARTIFACTS, SIZES, settle
 from tests.browser.test_accessibility import serious
 from tests.browser.test_gestures import double_tap, drag
+from tests.browser.test_phone_table import PHONES, _in_every_size, _sized
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -379,3 +383,133 @@ def test_a_gin_offline_is_celebrated_as_online(context: BrowserContext, base: st
     settle(page)
     page.screenshot(path=str(SHOTS / "gin-en-360x740.png"))
     assert loads == [], f"the offline table loaded {len(loads)} times"
+
+
+# --- Every phone size: the offline table's controls in the window, in both languages --------
+
+# What each phase of the offline table needs a finger for, and what it must read.
+OFFLINE_CONTROLS = {
+    "upcard": [
+        "#status .headline",
+        "#scores",
+        "#opponent .backs",
+        "#pile .discard .card-button",
+        "#actions button[value=take_upcard]",
+        "#actions button[value=pass]",
+        "#hand .hand-cards > li",
+        "#hand button.sort",
+    ],
+    "draw": [
+        "#status .headline",
+        "#scores",
+        "#opponent .backs",
+        "#pile .stock .card-button",
+        "#actions button[value=draw_stock]",
+        "#hand .hand-cards > li",
+    ],
+    "discard": [
+        "#status .headline",
+        "#scores",
+        "#pile .discard .card",
+        "#actions button[value=discard]",
+        "#actions button[value=knock]",
+        "#actions #offline-hint",
+        "#hand .hand-cards > li",
+    ],
+    "hand_over": [
+        "#status .headline",
+        "#scores",
+        "#result .celebration",
+        "#actions button[value=next_hand]",
+    ],
+}
+# Its status line in each phase (static/js/offline-bea.js), a message of the catalogue.
+OFFLINE_HEADLINES = {
+    "upcard": "Your turn: take the upcard or pass.",
+    "draw": "Your turn: draw from the stock or the pile.",
+    "discard": "Your turn: discard a card (press it), or knock.",
+    "hand_over": "The hand is over. Press Next hand.",
+}
+
+
+def _saved_at_start(seed: str) -> dict[str, Any]:
+    """A fresh match as the browser saves it, seeded: the player is offered the upcard, and
+    after a pass Bea passes too (so the player's draw is from the stock), checked here."""
+    match = Offline("standard", 100, "easy", seed)
+    assert match.view()["phase"] == "upcard_offer"
+    after = Offline.restore(match.saved())
+    after.play({"type": "pass"})
+    assert after.view()["phase"] == "draw" and after.view()["to_act"] == PLAYER
+    return {"saved": match.saved(), "over": False}
+
+
+def _continue(page: Page, saved: dict[str, Any]) -> None:
+    """``saved`` as the browser's saved match, the page loaded again (from the worker: the
+    network is cut) and the match continued."""
+    page.evaluate("saved => localStorage.setItem('gin-offline-bea', JSON.stringify(saved))", saved)
+    page.reload()
+    page.locator("#offline-continue").click()
+    expect(page.locator("#table")).to_be_visible(timeout=ENGINE_MS)
+    _my_turn(page)
+    page.wait_for_function(PHASE_READY)
+
+
+def _offline_phase(page: Page, lang: str, phase: str) -> list[str]:
+    """The phase's status line in the page's language, and the controls of the phase not
+    wholly in the window at each phone size (a screenshot of each)."""
+    with translation.override(lang):
+        expect(page.locator("#offline-headline")).to_have_text(
+            translation.gettext(OFFLINE_HEADLINES[phase])
+        )
+    problems = _in_every_size(page, f"offline-{lang}", phase, OFFLINE_CONTROLS[phase])
+    # ... and all the status's words show at each size, none scrolled out of its box (it
+    # says what to do, and that the match is unrated and kept in this browser only).
+    for size in PHONES:
+        _sized(page, size)
+        hidden = page.locator("#status").evaluate("e => e.scrollHeight - e.clientHeight")
+        if hidden > 1:
+            problems.append(f"offline-{lang} {size} {phase}: the status hides {hidden}px")
+    _sized(page, PHONES[0])
+    return problems
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_every_control_of_the_offline_table_is_in_the_window_at_every_phone_size(
+    browser: Browser, base: str, locale: str
+) -> None:
+    """The upcard, a draw, a discard and the end of a hand (a gin), each turned through the
+    four phone sizes, with the network cut and no page load but the two that hand the
+    browser a saved match."""
+    lang = locale.split("-")[0]
+    context = browser.new_context(viewport=SIZES[PHONES[0]], locale=locale)
+    try:
+        page = _controlled(context, base)
+        page.goto(f"{base}/offline/bea/{lang}/")
+        page.locator("#offline-play").click()  # online once: Pyodide comes and is kept
+        expect(page.locator("#table")).to_be_visible(timeout=ENGINE_MS)
+        context.set_offline(True)
+        page.emulate_media(reduced_motion="reduce")  # Bea's moves without a pause
+
+        _continue(page, _saved_at_start("phone-1"))
+        loads = _loads(page)
+        problems = _offline_phase(page, lang, "upcard")
+        page.locator("#actions button[value=pass]").click()
+        expect(page.locator("#actions button[value=draw_stock]")).to_be_visible()
+        problems += _offline_phase(page, lang, "draw")
+        page.locator("#pile .stock .card-button").click()
+        expect(page.locator("#actions button[value=discard]")).to_be_visible()
+        problems += _offline_phase(page, lang, "discard")
+        assert loads == [], f"the offline table loaded {len(loads)} times"
+
+        _continue(page, _gin_ready())
+        loads = _loads(page)
+        card = page.locator("#hand input[data-gin]").first.get_attribute("value")
+        page.locator(f'#hand li[data-code="{card}"] label').click()
+        page.locator("#actions button[value=gin]").click()
+        expect(page.locator("#actions button[value=next_hand]")).to_be_visible()
+        problems += _offline_phase(page, lang, "hand_over")
+        assert loads == [], f"the offline table loaded {len(loads)} times"
+        assert not problems, "\n".join(problems)
+    finally:
+        context.close()
