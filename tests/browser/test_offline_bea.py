@@ -426,7 +426,8 @@ OFFLINE_CONTROLS = {
 # Its status line in each phase (static/js/offline-bea.js), a message of the catalogue.
 OFFLINE_HEADLINES = {
     "upcard": "Your turn: take the upcard or pass.",
-    "draw": "Your turn: draw from the stock or the pile.",
+    # (after both passed the upcard: from the stock only)
+    "draw": "Your turn: draw from the stock.",
     "discard": "Your turn: discard a card (press it), or knock.",
     "hand_over": "The hand is over. Press Next hand.",
 }
