@@ -131,7 +131,10 @@ function statusOf(view) {
   if (!myTurn(view)) return d.thinking;
   if (view.phase === "hand_over") return d.handOver;
   if (view.phase === "upcard_offer") return d.yourUpcard;
-  if (view.phase === "draw") return d.yourDraw;
+  // After both passed the upcard only the stock may be drawn from, and it says so, as online.
+  if (view.phase === "draw") {
+    return view.legal_actions.some((a) => a.type === "draw" && a.from === "discard") ? d.yourDraw : d.yourStock;
+  }
   return d.yourDiscard;
 }
 

@@ -194,7 +194,7 @@ def test_a_player_leaves_the_german_lesson_halfway_and_takes_it_again(
     _check_words(page, "2.end", "de")
     final = page.locator("#lesson .lesson-next")
     expect(final.get_by_role("button", name="Richtig gegen Bea spielen")).to_be_visible()
-    expect(final.get_by_role("button", name="Lektion noch einmal")).to_be_visible()
+    expect(final.get_by_role("button", name="Lektion wiederholen")).to_be_visible()
     found = serious(page)
     assert not found, found
 

@@ -4,8 +4,11 @@ service worker in a cache of its own, whose size is bounded; with the network cu
 match is played; and the browser's engine and the server's agree on seeded matches. The
 offline table is the online one: with the network cut a card is discarded by a double tap and
 by a drag onto the pile and with the keyboard, the hand is dragged into a new order and sorted
-by suit and by rank, the hint marks what Bea would do, and a gin is celebrated, all without a
-page load."""
+by suit and by rank, the hint marks what Bea would do, a discarded card flies onto the pile with
+its sound (once sound is switched on) and the turn's chime follows Bea's answer, and a gin is
+celebrated, all without a page load. At every phone size, in English and German, each phase's
+controls lie wholly in the window and every word of the status shows (screenshots in
+test-artifacts/phone/)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from games import ai
@@ -21,9 +25,10 @@ from games.offline.bundle import bundle
 from games.offline.driver import PLAYER, Offline, self_play
 from games.table import orders
 from tests.browser.conftest import PHONE
-from tests.browser.table_helpers import ARTIFACTS, settle
+from tests.browser.table_helpers import ARTIFACTS, SIZES, settle
 from tests.browser.test_accessibility import serious
 from tests.browser.test_gestures import double_tap, drag
+from tests.browser.test_phone_table import PHONES, _in_every_size, _sized
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -65,6 +70,17 @@ PHASE_READY = """() => !!document.querySelector(
 GIN_ANIMATIONS = """() => document.getAnimations()
     .map(a => a.animationName || '').filter(n => n.startsWith('gin-'))"""
 CODES = "els => els.map(e => e.dataset.code)"
+# Every animation the page starts, noted as it starts: the card it moves and where (the page
+# redraws the table after each move, so the elements themselves do not last).
+NOTE_FLIGHTS = """
+    window.__flights = [];
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (keyframes, options) {
+        const where = this.closest("#pile") ? "pile" : this.closest("#hand") ? "hand" : "";
+        window.__flights.push(where + ":" + (this.dataset.code || ""));
+        return animate.call(this, keyframes, options);
+    };
+"""
 SELECT = "r => { r.checked = true; r.dispatchEvent(new Event('change', { bubbles: true })); }"
 
 
@@ -251,6 +267,7 @@ def test_the_offline_table_plays_like_the_online_one_with_the_network_cut(
     browser: Browser, base: str, touch: bool
 ) -> None:
     context = browser.new_context(viewport=PHONE, has_touch=touch)
+    context.add_init_script(NOTE_FLIGHTS)
     try:
         _plays_like_the_online_table(context, base, touch)
     finally:
@@ -289,12 +306,24 @@ def _plays_like_the_online_table(context: BrowserContext, base: str, touch: bool
     expect(page.locator("#table .hinted").first).to_be_visible()
     page.screenshot(path=str(SHOTS / f"hint-{way}-en-360x740.png"))
 
-    # A double tap on a card discards it, and Bea answers.
+    # Sound on, as online (the same switch, kept in the browser).
+    toggle = page.locator("#sound-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    page.evaluate("window.ginSound.played.length = 0")  # the switch played a sample
+
+    # A double tap on a card discards it: it flies onto the pile with its sound, and Bea
+    # answers; the chime says the turn is the player's again.
     gone = page.locator("#hand input[name=card]:enabled").last.get_attribute("value")
+    page.evaluate("window.__flights.length = 0")
     double_tap(page.locator(f'#hand li[data-code="{gone}"] .card'), touch)
     expect(page.locator(f'#hand li[data-code="{gone}"]')).to_have_count(0)
     expect(page.locator("#hand li[data-code]")).to_have_count(10)
     expect(page.locator("#offline-log li").first).to_contain_text("Bea: ")
+    page.wait_for_function("window.ginSound.played.includes('turn')")
+    assert page.evaluate("window.ginSound.played")[0] == "discard"
+    assert f"pile:{gone}" in page.evaluate("window.__flights"), "the discard did not fly"
 
     # Dragged within the hand: a new order, kept in the browser with the match.
     _to_discard(page)
@@ -354,3 +383,134 @@ def test_a_gin_offline_is_celebrated_as_online(context: BrowserContext, base: st
     settle(page)
     page.screenshot(path=str(SHOTS / "gin-en-360x740.png"))
     assert loads == [], f"the offline table loaded {len(loads)} times"
+
+
+# --- Every phone size: the offline table's controls in the window, in both languages --------
+
+# What each phase of the offline table needs a finger for, and what it must read.
+OFFLINE_CONTROLS = {
+    "upcard": [
+        "#status .headline",
+        "#scores",
+        "#opponent .backs",
+        "#pile .discard .card-button",
+        "#actions button[value=take_upcard]",
+        "#actions button[value=pass]",
+        "#hand .hand-cards > li",
+        "#hand button.sort",
+    ],
+    "draw": [
+        "#status .headline",
+        "#scores",
+        "#opponent .backs",
+        "#pile .stock .card-button",
+        "#actions button[value=draw_stock]",
+        "#hand .hand-cards > li",
+    ],
+    "discard": [
+        "#status .headline",
+        "#scores",
+        "#pile .discard .card",
+        "#actions button[value=discard]",
+        "#actions button[value=knock]",
+        "#actions #offline-hint",
+        "#hand .hand-cards > li",
+    ],
+    "hand_over": [
+        "#status .headline",
+        "#scores",
+        "#result .celebration",
+        "#actions button[value=next_hand]",
+    ],
+}
+# Its status line in each phase (static/js/offline-bea.js), a message of the catalogue.
+OFFLINE_HEADLINES = {
+    "upcard": "Your turn: take the upcard or pass.",
+    # (after both passed the upcard: from the stock only)
+    "draw": "Your turn: draw from the stock.",
+    "discard": "Your turn: discard a card (press it), or knock.",
+    "hand_over": "The hand is over. Press Next hand.",
+}
+
+
+def _saved_at_start(seed: str) -> dict[str, Any]:
+    """A fresh match as the browser saves it, seeded: the player is offered the upcard, and
+    after a pass Bea passes too (so the player's draw is from the stock), checked here."""
+    match = Offline("standard", 100, "easy", seed)
+    assert match.view()["phase"] == "upcard_offer"
+    after = Offline.restore(match.saved())
+    after.play({"type": "pass"})
+    assert after.view()["phase"] == "draw" and after.view()["to_act"] == PLAYER
+    return {"saved": match.saved(), "over": False}
+
+
+def _continue(page: Page, saved: dict[str, Any]) -> None:
+    """``saved`` as the browser's saved match, the page loaded again (from the worker: the
+    network is cut) and the match continued."""
+    page.evaluate("saved => localStorage.setItem('gin-offline-bea', JSON.stringify(saved))", saved)
+    page.reload()
+    page.locator("#offline-continue").click()
+    expect(page.locator("#table")).to_be_visible(timeout=ENGINE_MS)
+    _my_turn(page)
+    page.wait_for_function(PHASE_READY)
+
+
+def _offline_phase(page: Page, lang: str, phase: str) -> list[str]:
+    """The phase's status line in the page's language, and the controls of the phase not
+    wholly in the window at each phone size (a screenshot of each)."""
+    with translation.override(lang):
+        expect(page.locator("#offline-headline")).to_have_text(
+            translation.gettext(OFFLINE_HEADLINES[phase])
+        )
+    problems = _in_every_size(page, f"offline-{lang}", phase, OFFLINE_CONTROLS[phase])
+    # ... and all the status's words show at each size, none scrolled out of its box (it
+    # says what to do, and that the match is unrated and kept in this browser only).
+    for size in PHONES:
+        _sized(page, size)
+        hidden = page.locator("#status").evaluate("e => e.scrollHeight - e.clientHeight")
+        if hidden > 1:
+            problems.append(f"offline-{lang} {size} {phase}: the status hides {hidden}px")
+    _sized(page, PHONES[0])
+    return problems
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_every_control_of_the_offline_table_is_in_the_window_at_every_phone_size(
+    browser: Browser, base: str, locale: str
+) -> None:
+    """The upcard, a draw, a discard and the end of a hand (a gin), each turned through the
+    four phone sizes, with the network cut and no page load but the two that hand the
+    browser a saved match."""
+    lang = locale.split("-")[0]
+    context = browser.new_context(viewport=SIZES[PHONES[0]], locale=locale)
+    try:
+        page = _controlled(context, base)
+        page.goto(f"{base}/offline/bea/{lang}/")
+        page.locator("#offline-play").click()  # online once: Pyodide comes and is kept
+        expect(page.locator("#table")).to_be_visible(timeout=ENGINE_MS)
+        context.set_offline(True)
+        page.emulate_media(reduced_motion="reduce")  # Bea's moves without a pause
+
+        _continue(page, _saved_at_start("phone-1"))
+        loads = _loads(page)
+        problems = _offline_phase(page, lang, "upcard")
+        page.locator("#actions button[value=pass]").click()
+        expect(page.locator("#actions button[value=draw_stock]")).to_be_visible()
+        problems += _offline_phase(page, lang, "draw")
+        page.locator("#pile .stock .card-button").click()
+        expect(page.locator("#actions button[value=discard]")).to_be_visible()
+        problems += _offline_phase(page, lang, "discard")
+        assert loads == [], f"the offline table loaded {len(loads)} times"
+
+        _continue(page, _gin_ready())
+        loads = _loads(page)
+        card = page.locator("#hand input[data-gin]").first.get_attribute("value")
+        page.locator(f'#hand li[data-code="{card}"] label').click()
+        page.locator("#actions button[value=gin]").click()
+        expect(page.locator("#actions button[value=next_hand]")).to_be_visible()
+        problems += _offline_phase(page, lang, "hand_over")
+        assert loads == [], f"the offline table loaded {len(loads)} times"
+        assert not problems, "\n".join(problems)
+    finally:
+        context.close()

@@ -10,7 +10,9 @@ box), with no page load after the first:
 - every step of the lesson (1 to 10), with the move it asks for.
 The lobby match and the lesson are played once per language; at each phase every page is
 turned through the four sizes (a phone turned sideways is a resize too), so their set-up is paid
-once for all four.
+once for all four. Every page is read in its player's language: at each phase its status and
+buttons say the catalogue's words for that language (and a German table none of the English
+phrases issue 23 saw), as the lesson's panel says its own.
 
 Screenshots of every phase go to test-artifacts/phone/ (the test prints where).
 """
@@ -25,10 +27,11 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from games import services
+from games.engine import display
 from games.lesson import panel
 from games.live.quick_messages import COOLDOWN_SECONDS
 from games.models import Match
@@ -36,7 +39,7 @@ from tests.browser.table_helpers import ARTIFACTS, SIZES, off_thread, settle, si
 from tests.browser.test_lesson import PUSHED, _act, _check_words
 from tests.browser.test_table_layout import outside
 from tests.games.conftest import ALICE_KNOCKS, BEA_LOOSE, stacked, start
-from tests.games.live_helpers import lobby_match
+from tests.games.live_helpers import english, lobby_match
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -93,6 +96,57 @@ CONTROLS = {
 }
 
 
+# The header's links and buttons, on every page of the walks: a word cut at the window's edge
+# is a link the player cannot read (one hidden on a phone has no box, and passes).
+HEADER = ".site-header a, .site-header button"
+
+# What each phase says to the player, by selector: a message of the catalogue (with its values
+# in the walks below), read in the page's language.
+WORDS = {
+    "upcard": [
+        ("#status .headline", "Your turn: take the upcard %(card)s or pass."),
+        ("#actions button[value=pass]", "Pass"),
+    ],
+    "discard": [
+        ("#status .headline", "Your turn: discard a card."),
+        ("#actions button[value=discard]", "Discard"),
+        ("#actions button[value=knock]", "Knock"),
+    ],
+    "draw": [
+        ("#status .headline", "Your turn: draw a card."),
+        ("#actions button[value=draw_stock]", "Draw from the stock"),
+    ],
+    "waiting": [("#status .headline", "Waiting for %(name)s…")],
+    "hand_over": [
+        ("#status .headline", "Hand %(n)s is over."),
+        ("#actions button[value=next_hand]", "Next hand"),
+    ],
+    "match_over": [
+        ("#status .headline", "You won the match!"),
+        ("#after .new-match button[type=submit]", "New match"),
+    ],
+    "challenge": [('#lobby-players [data-player="bob"] form button[type=submit]', "Challenge")],
+    "challenged": [
+        ("#lobby-challenges [data-incoming] .row-actions > form:first-child button", "Accept"),
+        ("#lobby-challenges [data-incoming] .decline button[name=reason] >> nth=0", "Maybe later"),
+    ],
+    "claim": [("#clock form.claim button", "Claim the win")],
+}
+
+
+def _reads(page: Page, phase: str, **values: object) -> None:
+    """``page`` says the words of ``phase`` in its player's language (the page's own lang);
+    a German table holds none of the English phrases issue 23 saw on one."""
+    lang = page.evaluate("document.documentElement.lang")
+    with translation.override(lang):
+        words = [(where, translation.gettext(message) % values) for where, message in WORDS[phase]]
+    for where, text in words:
+        expect(page.locator(where)).to_have_text(text)
+    if lang != "en" and page.locator("#table").count():
+        left = english(page.locator("#table").evaluate("e => e.outerHTML"))
+        assert not left, f"{phase}: English on a {lang} table: {left}"
+
+
 @pytest.fixture
 def context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
     size, locale = request.param
@@ -108,14 +162,17 @@ def _loads(page: Page) -> list[str]:
     return loads
 
 
-def _check(page: Page, phase: str, name: str) -> list[str]:
-    """The controls of ``phase`` not wholly in the window, described; a screenshot of it."""
+def _check(page: Page, phase: str, name: str, **values: object) -> list[str]:
+    """The controls of ``phase`` not wholly in the window, described; a screenshot of it. Its
+    words (``values`` fill them in) are read in the page's language first."""
+    _reads(page, phase, **values)
     page.evaluate("window.scrollTo(0, 0)")
     settle(page)
     problems = []
     for selector in CONTROLS[phase]:
         assert page.locator(selector).count(), f"{name} {phase}: no {selector}"
         problems += [f"{name} {phase}: {p}" for p in outside(page, selector)]
+    problems += [f"{name} {phase}: {p}" for p in outside(page, HEADER)]
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     page.screenshot(path=str(SHOTS / f"{name}-{phase}.png"))
     FELT_TOPS.setdefault(name, {})[phase] = page.locator(".felt").bounding_box()["y"]
@@ -156,7 +213,7 @@ def test_every_control_of_a_bea_match_is_in_the_window(
     loads = _loads(page)
     size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"
     name = f"bea-{page.evaluate('document.documentElement.lang')}-{size}"
-    problems = _check(page, "upcard", name)
+    problems = _check(page, "upcard", name, card=display("QC"))
 
     page.locator("#actions button[value=take_upcard]").click()
     _wait_for_turn(page, "knock")
@@ -172,7 +229,7 @@ def test_every_control_of_a_bea_match_is_in_the_window(
     _wait_for_turn(page, "knock")
     _discard_least(page, knock=True)
     expect(page.locator("#actions button[value=next_hand]")).to_be_visible(timeout=BEA_MS)
-    problems += _check(page, "hand_over", name)
+    problems += _check(page, "hand_over", name, n=1)
 
     page.locator("#actions button[value=next_hand]").click()
     expect(page.locator("#hand .hand-cards > li")).to_have_count(10, timeout=BEA_MS)
@@ -214,7 +271,7 @@ def _in_every_size(page: Page, name: str, phase: str, controls: list[str]) -> li
     problems = []
     for size in PHONES:
         _sized(page, size)
-        for selector in controls:
+        for selector in [*controls, HEADER]:
             assert page.locator(selector).count(), f"{name} {size} {phase}: no {selector}"
             problems += [f"{name} {size} {phase}: {p}" for p in outside(page, selector)]
         width = page.evaluate("document.documentElement.scrollWidth")
@@ -264,6 +321,7 @@ def _challenge(pages: dict[str, Page], names: dict[str, str]) -> list[str]:
     his first screen. Both end on the new table."""
     a, b = pages["alice"], pages["bob"]
     expect(a.locator('#lobby-players [data-player="bob"]')).to_be_visible(timeout=BEA_MS)
+    _reads(a, "challenge")
     row = '#lobby-players [data-player="bob"] form'
     problems = []
     for size in PHONES:
@@ -275,6 +333,7 @@ def _challenge(pages: dict[str, Page], names: dict[str, str]) -> list[str]:
     a.locator(f"{row} button[type=submit]").click()
     incoming = "#lobby-challenges [data-incoming]"
     expect(b.locator(incoming)).to_have_count(1, timeout=BEA_MS)
+    _reads(b, "challenged")
     answer = [
         f"{incoming} .row-actions > form:first-child button",
         f"{incoming} .decline button[name=reason]:first-of-type",
@@ -348,34 +407,42 @@ def test_every_control_of_a_lobby_match_is_in_the_window_on_both_pages(
 
         # alice (seat 0) is offered the upcard; bob waits and sees her clock run.
         _wait_for_turn(a, "take_upcard")
+        _reads(a, "upcard", card=display("QC"))
+        _reads(b, "waiting", name="alice")
         problems += _in_every_size(a, names["alice"], "upcard", LOBBY_CONTROLS["upcard"])
         problems += _in_every_size(b, names["bob"], "waiting", LOBBY_CONTROLS["waiting"])
         problems += _quick_messages(pages, names)
 
         a.locator("#actions button[value=take_upcard]").click()
         _wait_for_turn(a, "knock")
+        _reads(a, "discard")
         problems += _in_every_size(a, names["alice"], "discard", LOBBY_CONTROLS["discard"])
         a.locator("#hand .slot[data-code=KD] label").click()
         a.locator("#actions button[value=discard]").click()
 
         # bob draws 2♦ from the stock and throws it again.
         _wait_for_turn(b, "draw_stock")
+        _reads(b, "draw")
+        _reads(a, "waiting", name="bob")
         problems += _in_every_size(b, names["bob"], "draw", LOBBY_CONTROLS["draw"])
         problems += _in_every_size(a, names["alice"], "waiting", LOBBY_CONTROLS["waiting"])
         b.locator("#pile .stock .card-button").click()
         _wait_for_turn(b, "discard")
+        _reads(b, "discard")
         problems += _in_every_size(b, names["bob"], "discard", LOBBY_CONTROLS["discard"])
         b.locator('#hand .slot[data-code="2D"] label').click()
         b.locator("#actions button[value=discard]").click()
 
         # alice draws and knocks: the score screen, with Next hand, on both pages.
         _wait_for_turn(a, "draw_stock")
+        _reads(a, "draw")
         problems += _in_every_size(a, names["alice"], "draw", LOBBY_CONTROLS["draw"])
         a.locator("#pile .stock .card-button").click()
         _wait_for_turn(a, "knock")
         _discard_least(a, knock=True)
         for who, page in pages.items():
             _wait_for_turn(page, "next_hand")
+            _reads(page, "hand_over", n=1)
             problems += _in_every_size(page, names[who], "hand_over", LOBBY_CONTROLS["hand_over"])
         b.locator("#actions button[value=next_hand]").click()
         for page in pages.values():
@@ -414,6 +481,8 @@ def test_the_claim_and_a_clock_run_out_are_in_the_window_on_both_pages(
         a, b = pages["alice"], pages["bob"]
         expect(a.locator("#clock form.claim button")).to_be_visible(timeout=BEA_MS)
         expect(b.locator("#clock .move-clock .countdown.expired")).to_be_visible(timeout=BEA_MS)
+        _reads(a, "claim")
+        _reads(b, "upcard", card=display("QC"))
         claim = ["#status .headline", "#scores", "#clock .claim-reason", "#clock form.claim button"]
         problems = _in_every_size(a, f"lobby-{lang}-alice", "claim", claim)
         # bob, whose clock ran out, may still move: his clock and his moves are in sight.

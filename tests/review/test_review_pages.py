@@ -143,7 +143,7 @@ def test_the_review_is_in_german_for_a_german_reader(lobby: Match, alice: User):
     assert "Bea hätte weitergespielt und" in html and "Prozentpunkte" in html
     knock = next(d for d in review_of(alice, lobby, "de")["decisions"] if d["index"] == UNDERCUT_AT)
     assert knock["text"].startswith(("Fehler: Bea hätte", "Patzer: Bea hätte"))
-    assert "Prozentpunkte der Chance, das Match zu gewinnen" in knock["text"]
+    assert "Prozentpunkte der Chance, die Partie zu gewinnen" in knock["text"]
 
 
 def test_the_review_is_judged_once_and_stored(lobby: Match, alice: User, bob: User):
