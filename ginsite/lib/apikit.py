@@ -1,7 +1,8 @@
 """What every part of the JSON API shares: rate limits, the error shape, the request bodies.
 
 Apart from ``ginsite.api`` (the NinjaAPI itself), so that the routers in ``lobby.api.routes`` and
-``games.api.matches`` and ``games.api.match_schemas`` can import it without importing the API that mounts them.
+``games.api.matches`` (and its schemas, ``games.api.match_schemas``) can import it without
+importing the API that mounts them.
 """
 
 from __future__ import annotations
