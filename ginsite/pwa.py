@@ -171,6 +171,8 @@ def offline_page(lang: str) -> str:
                 "presets": [(name, PRESET_NAMES[name]) for name in PRESET_ORDER],
                 "rows": _preset_rows(),
                 "stock_left": STOCK_LEFT_AT_DRAW,
+                "bea_cache": offline_bea.cache_name(),
+                "bea_file": offline_bea.pyodide_url() + "pyodide.asm.wasm",
             },
         )
 
@@ -224,9 +226,8 @@ def offline_bea_config() -> dict[str, Any]:
     """Bea offline (docs/offline.md): her pages, kept with the offline pages; and the files she
     runs on, Pyodide's and the engine's code, kept in a cache of their own once a player first
     chooses offline play, and nothing else ever in it (its bound: about 13.5 MB)."""
-    version = offline_bea.pyodide_version() or "none"
     return {
-        "cache": f"gin-offline-bea-{version}",
+        "cache": offline_bea.cache_name(),
         "files": offline_bea.pyodide_urls(),
         "code": reverse("offline_bea:code"),
         "pages": offline_bea.page_urls(),

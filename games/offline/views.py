@@ -47,6 +47,12 @@ def pyodide_urls() -> list[str]:
     return [pyodide_url() + name for name in PYODIDE_FILES] if pyodide_version() else []
 
 
+def cache_name() -> str:
+    """The service worker's cache of Pyodide's files and the engine's code (templates/pwa/sw.js),
+    named for Pyodide's version: a page asks it whether Bea is kept on this device yet."""
+    return f"gin-offline-bea-{pyodide_version() or 'none'}"
+
+
 def page_urls() -> dict[str, str]:
     return {code: reverse("offline_bea:page", args=[code]) for code, _name in settings.LANGUAGES}
 
@@ -60,6 +66,7 @@ def offline_bea_page(lang: str) -> str:
                 "installed": pyodide_version() is not None,
                 "pyodide_url": pyodide_url(),
                 "code_url": reverse("offline_bea:code"),
+                "bea_cache": cache_name(),
                 "presets": list(PRESET_NAMES.items()),
                 "levels": LEVEL_CHOICES,
                 "default_level": LEVELS[1],

@@ -411,12 +411,24 @@ function submitted(event) {
   if (actions[move]) play(actions[move]);
 }
 
+// Whether the worker keeps Pyodide for this page (false where there is no Cache Storage).
+async function kept() {
+  if (!("caches" in window) || !(await caches.has(d.cache))) return false;
+  const cache = await caches.open(d.cache);
+  return !!(await cache.match(d.pyodide + "pyodide.asm.wasm"));
+}
+
+// Why the engine did not start: not fetched yet (and no network to fetch it), or the error.
+async function failed(error) {
+  say((await kept()) ? fill(d.failed, { error: String(error) }) : d.notKept);
+}
+
 async function start(event) {
   event.preventDefault();
   try {
     await loadEngine();
   } catch (error) {
-    say(fill(d.failed, { error: String(error) }));
+    await failed(error);
     return;
   }
   const form = new FormData($("offline-start"));
@@ -432,7 +444,7 @@ async function resume() {
   try {
     await loadEngine();
   } catch (error) {
-    say(fill(d.failed, { error: String(error) }));
+    await failed(error);
     return;
   }
   draw(JSON.parse(engine.driver.page_restore(JSON.stringify(saved().saved))));

@@ -217,7 +217,33 @@ def test_a_whole_match_against_bea_offline_with_the_network_cut(
     # Saved in the browser, and the worker's cache is still just those files.
     assert page.evaluate("JSON.parse(localStorage.getItem('gin-offline-bea')).over") is True
     assert page.evaluate(BEA_CACHES) == kept
+    # Once kept, the offline page of any address offers her.
+    page.goto(base + "/lobby/")
+    expect(page.locator("h1")).to_have_text("You are offline")
+    expect(page.locator("#offline-bea-link")).to_be_visible()
+    expect(page.locator("#offline-bea-not-kept")).to_be_hidden()
     print(f"\nBea offline's cache: {size} bytes in {len(entries)} files")
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Bea offline is not on this device yet: the first time, she needs a connection."),
+        ("de", "Bea offline ist noch nicht auf diesem Gerät: Beim ersten Mal braucht sie eine"),
+    ],
+)
+def test_play_with_no_network_before_bea_was_ever_kept_says_what_to_do(
+    context: BrowserContext, base: str, lang: str, said: str
+) -> None:
+    page = _controlled(context, base)
+    page.goto(f"{base}/offline/bea/{lang}/")
+    context.set_offline(True)
+    page.reload()  # her page from the worker's cache; Pyodide was never fetched
+    page.locator("#offline-play").click()
+    expect(page.locator("#offline-status")).to_contain_text(said, timeout=ENGINE_MS)
+    expect(page.locator("#table")).to_be_hidden()
+    # Nothing half-kept (the worker opened her cache when the page asked for Pyodide).
+    assert all(entries == {} for entries in page.evaluate(BEA_CACHES).values())
 
 
 @pytest.mark.timeout(300)

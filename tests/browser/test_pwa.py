@@ -209,6 +209,11 @@ def test_with_the_network_off_a_navigation_shows_the_offline_page_in_english(
         assert rules[(name, "undercut_bonus")] == str(preset.undercut_bonus)
         assert rules[(name, "shutout_double")] == ("yes" if preset.shutout_double else "no")
     assert rules[("standard", "big_gin_bonus")] == "not played"
+    # Bea offline was never played here: no link to a match that cannot start, but what to do.
+    expect(page.locator("#offline-bea-link")).to_be_hidden()
+    expect(page.locator("#offline-bea-not-kept")).to_contain_text(
+        "Bea offline is not on this device yet: the first time, she needs a connection."
+    )
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "pwa-offline-en-360x740.png"), full_page=True)
     assert page.evaluate(FITS_THE_PHONE)
@@ -225,6 +230,10 @@ def test_a_reader_who_chose_german_gets_the_offline_page_in_german(
     expect(page.locator("h1")).to_have_text("Du bist offline")
     assert rules[("classic", "big_gin_bonus")] == str(PRESETS["classic"].big_gin_bonus)
     assert rules[("simple", "shutout_double")] == "nein"
+    expect(page.locator("#offline-bea-link")).to_be_hidden()
+    expect(page.locator("#offline-bea-not-kept")).to_contain_text(
+        "Bea offline ist noch nicht auf diesem Gerät"
+    )
     page.screenshot(path=str(ARTIFACTS / "pwa-offline-de-360x740.png"), full_page=True)
     assert page.evaluate(FITS_THE_PHONE)
     # Back online, the same address is the page again: the offline page was not kept for it.
