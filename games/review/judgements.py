@@ -15,6 +15,7 @@ once the match is over, everyone who may read its replays sees every judged seat
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from django.conf import settings
@@ -121,20 +122,26 @@ def match_decisions(
     match: Match, reader: str, first: int | None = None
 ) -> tuple[dict[int, list[Decision]], int | None]:
     """The judged decisions of the match's finished hands, hand by hand: those stored, and up
-    to ``REVIEW_HANDS_PER_REQUEST`` judged now (hand ``first`` before the others). With them,
-    the seconds to wait when the budget stopped a hand from being judged (else None)."""
+    to ``REVIEW_HANDS_PER_REQUEST`` judged now (hand ``first`` before the others), no more
+    once ``REVIEW_SECONDS_PER_REQUEST`` have gone on judging (a page waits for its own hand,
+    not for the whole match on a busy server). With them, the seconds to wait when the budget
+    stopped a hand from being judged (else None)."""
     numbers = replays.finished_hands(match)
     if first in numbers:
         numbers = [first] + [n for n in numbers if n != first]
     out: dict[int, list[Decision]] = {}
     fresh = 0
     retry: int | None = None
+    until = time.monotonic() + settings.REVIEW_SECONDS_PER_REQUEST
     for number in numbers:
         found = stored(match, number)
         if found is None:
             # Past the budget, or this request's share of it, the hands judged before still
             # count; no other is judged.
-            if retry is not None or fresh >= settings.REVIEW_HANDS_PER_REQUEST:
+            spent = fresh >= settings.REVIEW_HANDS_PER_REQUEST or (
+                fresh and time.monotonic() > until
+            )
+            if retry is not None or spent:
                 continue
             fresh += 1
             try:

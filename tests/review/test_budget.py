@@ -85,9 +85,8 @@ def test_only_so_many_hands_are_judged_at_once_on_the_site(alice: User, bob: Use
     assert cache.get(budget.RUNNING_KEY) == 0  # counted out again
 
 
-def test_one_request_judges_at_most_so_many_hands(settings, alice: User, bob: User):  # type: ignore[no-untyped-def]
-    settings.REVIEW_LIMIT_PER_READER = 100
-    settings.REVIEW_HANDS_PER_REQUEST = 1
+def two_hands_over(alice: User, bob: User) -> Match:
+    """A match of ``finished`` whose second hand is over too."""
     match = finished(alice, bob)
     services.submit(match, 1, {"type": "next_hand"}, match.version)
     state = deal(match)
@@ -98,9 +97,33 @@ def test_one_request_judges_at_most_so_many_hands(settings, alice: User, bob: Us
         match.refresh_from_db()
         state = services.submit(match, seat, move, match.version)
     assert load_state(match).phase in ("hand_over", "match_over")
+    return match
+
+
+def test_one_request_judges_at_most_so_many_hands(settings, alice: User, bob: User):  # type: ignore[no-untyped-def]
+    settings.REVIEW_LIMIT_PER_READER = 100
+    settings.REVIEW_HANDS_PER_REQUEST = 1
+    match = two_hands_over(alice, bob)
     api = Api(token_for(alice))
     first = json.loads(api.get(f"/matches/{match.public_id}/review").content)
     assert first["hands_finished"] == 2 and first["hands_reviewed"] == 1
     assert not first["complete"]
     second = json.loads(api.get(f"/matches/{match.public_id}/review").content)
     assert second["complete"] and second["hands_reviewed"] == 2
+
+
+def test_a_replay_page_waits_for_its_own_hand_not_for_the_whole_match(
+    settings, alice: User, bob: User
+):  # type: ignore[no-untyped-def]
+    settings.REVIEW_LIMIT_PER_READER = 100
+    settings.REVIEW_SECONDS_PER_REQUEST = 0  # a server so busy that one hand takes it all
+    match = two_hands_over(alice, bob)
+    html = signed_in(alice).get(page(match, 2)).content.decode()
+    # The page's own hand is judged (its review shows); the first hand waits for later.
+    assert "review of this hand is not ready" not in html
+    assert list(
+        HandJudgement.objects.filter(match=match).values_list("hand_number", flat=True)
+    ) == [2]
+    api = Api(token_for(alice))
+    review = json.loads(api.get(f"/matches/{match.public_id}/review").content)
+    assert review["complete"] and review["hands_reviewed"] == 2
