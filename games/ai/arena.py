@@ -4,6 +4,8 @@ Pure Python (no Django), so tests and ``manage.py arena`` share it. A player is 
 
 ``bea:LEVEL``        Bea at one of ``games.ai.LEVELS``
 ``baseline``         the EAAI-2021 SimpleGinRummyPlayer (``games.ai.baseline``)
+``patient``          the baseline with safe discards and late knocks only at 4 or less
+                     (``games.ai.patient``)
 ``random``           a uniformly random legal action
 ``path/to/file.py:function``   any ``choose(view) -> action`` callable in a file
 
@@ -31,7 +33,7 @@ from typing import Any
 
 from games.engine import PRESETS, IllegalAction, Ruleset, apply, new_match, player_view
 
-from . import LEVELS, baseline
+from . import LEVELS, baseline, patient
 from . import player as bea_player
 
 Choose = Callable[[dict[str, Any]], dict[str, Any]]
@@ -52,11 +54,14 @@ def make_player(spec: str, seed: str) -> Choose:
         return lambda view: rng.choice(view["legal_actions"])
     if spec == "baseline":
         return lambda view: baseline.choose(view, rng)
+    if spec == "patient":
+        return lambda view: patient.choose(view, rng)
     if ":" in spec:
         path, _, name = spec.rpartition(":")
         return load_callable(path, name)
     raise ValueError(
-        f"unknown player {spec!r}: use bea:LEVEL, baseline, random or path/to/file.py:function"
+        f"unknown player {spec!r}: "
+        "use bea:LEVEL, baseline, patient, random or path/to/file.py:function"
     )
 
 

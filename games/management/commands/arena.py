@@ -13,7 +13,7 @@ from games.ai import arena
 
 class Command(BaseCommand):
     help = (
-        "Play many matches between two players (bea:LEVEL, baseline, random or "
+        "Play many matches between two players (bea:LEVEL, baseline, patient, random or "
         "path/to/file.py:function) and report A's win rate with a 95% confidence interval."
     )
 
