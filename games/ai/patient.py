@@ -37,14 +37,6 @@ STYLE = replace(bea.STYLES["hard"], danger=1.5)
 UNSAFE = 5.0
 
 
-def can_meld_together(a: int, b: int) -> bool:
-    """True if the cards at indices ``a`` and ``b`` can share a meld: the same rank, or the
-    same suit within two ranks."""
-    if a % 13 == b % 13:
-        return a != b
-    return a // 13 == b // 13 and abs(a % 13 - b % 13) <= 2
-
-
 def turn_of(view: dict[str, Any]) -> int:
     """This seat's turn in the hand, counting from 1: its discards so far, plus this one."""
     seat = view["seat"]
@@ -57,8 +49,8 @@ def turn_of(view: dict[str, Any]) -> int:
 
 def unsafe(view: dict[str, Any], card: str) -> bool:
     """True if ``card`` melds with a card the opponent is known to hold (took from the pile)."""
-    index = INDEX[card]
-    return any(can_meld_together(index, INDEX[k]) for k in view.get("known_opponent_cards") or [])
+    near = bea.NEIGHBOURS[INDEX[card]]  # its rank, and two either side in its suit
+    return any(near >> INDEX[k] & 1 for k in view.get("known_opponent_cards") or [])
 
 
 def pick_discard(
@@ -75,19 +67,10 @@ def pick_discard(
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """The patient player's action for a view."""
     legal = view["legal_actions"]
-    phase = view["phase"]
-    if phase in ("hand_over", "match_over", "shuffling"):
-        return legal[0] if legal else {"type": "next_hand"}
+    if view["phase"] != "discard" or {"type": "big_gin"} in legal:
+        # Between hands, the upcard, the draw and a Big Gin: as Bea's hard level plays them.
+        return bea.decide(view, STYLE, rng)
     known = knowledge.read(view)
-    if phase in ("upcard_offer", "draw"):
-        take = bea.should_take(known, STYLE)
-        if phase == "upcard_offer":
-            return {"type": "take_upcard" if take else "pass"}
-        if take and {"type": "draw", "from": "discard"} in legal:
-            return {"type": "draw", "from": "discard"}
-        return {"type": "draw", "from": "stock"}
-    if {"type": "big_gin"} in legal:
-        return {"type": "big_gin"}
     gins = [a["card"] for a in legal if a["type"] == "gin"]
     if gins:
         return {"type": "gin", "card": gins[0]}
