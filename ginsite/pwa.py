@@ -172,7 +172,7 @@ def offline_page(lang: str) -> str:
                 "rows": _preset_rows(),
                 "stock_left": STOCK_LEFT_AT_DRAW,
                 "bea_cache": offline_bea.cache_name(),
-                "bea_file": offline_bea.pyodide_url() + "pyodide.asm.wasm",
+                "bea_file": offline_bea.kept_file(),
             },
         )
 

@@ -53,6 +53,12 @@ def cache_name() -> str:
     return f"gin-offline-bea-{pyodide_version() or 'none'}"
 
 
+def kept_file() -> str:
+    """The file whose presence in that cache says Pyodide is kept: its WebAssembly, without
+    which it cannot start (the offline page and Bea's page both ask for it)."""
+    return pyodide_url() + "pyodide.asm.wasm"
+
+
 def page_urls() -> dict[str, str]:
     return {code: reverse("offline_bea:page", args=[code]) for code, _name in settings.LANGUAGES}
 
@@ -67,6 +73,7 @@ def offline_bea_page(lang: str) -> str:
                 "pyodide_url": pyodide_url(),
                 "code_url": reverse("offline_bea:code"),
                 "bea_cache": cache_name(),
+                "bea_file": kept_file(),
                 "presets": list(PRESET_NAMES.items()),
                 "levels": LEVEL_CHOICES,
                 "default_level": LEVELS[1],

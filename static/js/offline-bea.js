@@ -411,11 +411,12 @@ function submitted(event) {
   if (actions[move]) play(actions[move]);
 }
 
-// Whether the worker keeps Pyodide for this page (false where there is no Cache Storage).
+// Whether the worker keeps Pyodide: its cache holds the file the page names (false where there
+// is no Cache Storage).
 async function kept() {
   if (!("caches" in window) || !(await caches.has(d.cache))) return false;
   const cache = await caches.open(d.cache);
-  return !!(await cache.match(d.pyodide + "pyodide.asm.wasm"));
+  return !!(await cache.match(d.keptFile));
 }
 
 // Why the engine did not start: not fetched yet (and no network to fetch it), or the error.
