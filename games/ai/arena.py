@@ -4,8 +4,8 @@ Pure Python (no Django), so tests and ``manage.py arena`` share it. A player is 
 
 ``bea:LEVEL``        Bea at one of ``games.ai.LEVELS``
 ``baseline``         the EAAI-2021 SimpleGinRummyPlayer (``games.ai.baseline``)
-``patient``          the baseline with safe discards and late knocks only at 4 or less
-                     (``games.ai.patient``)
+``patient``          Bea's hard draws, safe discards, and after three turns knocks only at
+                     4 or less (``games.ai.patient``)
 ``random``           a uniformly random legal action
 ``path/to/file.py:function``   any ``choose(view) -> action`` callable in a file
 
