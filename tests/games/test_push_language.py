@@ -86,11 +86,13 @@ async def test_each_player_sees_a_person_s_moves_in_their_own_language(alice: Us
         opening = "".join(await opening_frames(german))
         assert english(opening) == [] and "Zugzeit" in opening
         assert "Your move clock" not in "".join(await opening_frames(english_socket))
+        # Each push waited for by name: on an idle machine in CI's run a push came after the
+        # helper's 0.3 s of quiet.
         await submit(match, 0, {"type": "pass"})
-        assert "Your turn" in "".join(await frames(english_socket))
-        await frames(german)
+        assert "Your turn" in "".join(await frames(english_socket, until="Your turn"))
+        await frames(german, until='id="status"')
         await submit(match, 1, {"type": "pass"})
-        got = "".join(await frames(german))
+        got = "".join(await frames(german, until='id="status"'))
         assert 'id="status"' in got and "bob" in got
         assert english(got) == []
     finally:
