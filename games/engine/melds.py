@@ -81,16 +81,35 @@ def _set_choices(suits: tuple[int, int, int, int], triples: int) -> list[tuple[i
     """Every way to use the possible sets: tuples of set masks (52-bit), the empty tuple first.
     They depend only on the cards of the ranks held three times or more, so each such group
     of cards is worked out once (a few thousand groups at most)."""
-    key = 0
-    for i in range(4):
-        key |= (suits[i] & triples) << (13 * i)
+    key = _set_key(suits, triples)
     choices = _SET_CHOICES.get(key)
     if choices is None:
         choices = _SET_CHOICES[key] = _work_out_set_choices(suits, triples)
     return choices
 
 
+def _set_unions(suits: tuple[int, int, int, int], triples: int) -> list[int]:
+    """``_set_choices`` with each choice as the one mask of the cards its sets use."""
+    key = _set_key(suits, triples)
+    unions = _SET_UNIONS.get(key)
+    if unions is None:
+        unions = _SET_UNIONS[key] = [
+            sum(sets)
+            for sets in _set_choices(suits, triples)  # a choice's sets are disjoint
+        ]
+    return unions
+
+
+def _set_key(suits: tuple[int, int, int, int], triples: int) -> int:
+    """The cards of the ranks held three times or more: all that the set choices depend on."""
+    key = 0
+    for i in range(4):
+        key |= (suits[i] & triples) << (13 * i)
+    return key
+
+
 _SET_CHOICES: dict[int, list[tuple[int, ...]]] = {}
+_SET_UNIONS: dict[int, list[int]] = {}
 
 
 def _work_out_set_choices(suits: tuple[int, int, int, int], triples: int) -> list[tuple[int, ...]]:
@@ -192,7 +211,8 @@ def discard_deadwoods_of_mask(mask: int) -> list[tuple[int, int]]:
 
 def best_discard_of_mask(mask: int) -> tuple[int, int]:
     """The discard that leaves the least deadwood: ``(card index, deadwood)``. Ties go to the
-    highest-ranked card (it costs the most if the hand is caught), then the lowest suit.
+    highest-ranked card (it costs the most if the hand is caught); the same hand always gives
+    the same card.
 
     Each way of using the sets (just one, no sets, for most hands) leaves four suit patterns,
     and each pattern's best drop is in the table. A card found this way scores at least as well
@@ -200,22 +220,36 @@ def best_discard_of_mask(mask: int) -> tuple[int, int]:
     score and its highest rank agree with trying every discard."""
     suits = _split(mask)
     triples = _triples(*suits)
-    choices = _set_choices(suits, triples) if triples else [()]
+    if not triples:
+        return _best_drop_of_suits(suits, -1, 1 << 30)
     best_index, best_score = -1, 1 << 30
-    for sets in choices:
-        rest = mask
-        for meld in sets:
-            rest &= ~meld
-        patterns = _split(rest) if sets else suits
-        total = sum(RUN_DEADWOOD[p] for p in patterns)
-        for i, pattern in enumerate(patterns):
-            if not pattern:
-                continue
-            rank = BEST_DROP[pattern]
-            score = total - RUN_DEADWOOD[pattern] + RUN_DEADWOOD[pattern ^ (1 << rank)]
-            if score < best_score or (score == best_score and rank > best_index % 13):
-                best_index, best_score = 13 * i + rank, score
+    for used in _set_unions(suits, triples):
+        rest = _split(mask & ~used) if used else suits
+        best_index, best_score = _best_drop_of_suits(rest, best_index, best_score)
     return best_index, best_score
+
+
+def _best_drop_of_suits(
+    suits: tuple[int, int, int, int], best_index: int, best_score: int
+) -> tuple[int, int]:
+    """The best single drop from four suit patterns left beside some sets (or none), if it
+    beats ``(best_index, best_score)``: less deadwood left, or as little from a higher rank.
+    Each pattern's best drop and what it saves come from the tables."""
+    c, d, h, s = suits
+    total = RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s]
+    for offset, pattern in ((0, c), (13, d), (26, h), (39, s)):
+        if pattern:
+            rank = BEST_DROP[pattern]
+            score = total - DROP_SAVES[pattern]
+            if score < best_score or (score == best_score and rank > best_index % 13):
+                best_index, best_score = offset + rank, score
+    return best_index, best_score
+
+
+#: What each suit pattern's best single drop takes off its deadwood.
+DROP_SAVES = [
+    RUN_DEADWOOD[p] - RUN_DEADWOOD[p ^ (1 << BEST_DROP[p])] if p else 0 for p in range(1 << 13)
+]
 
 
 # --- Every arrangement, for the end of a hand -------------------------------------------------

@@ -191,6 +191,9 @@ def test_discard_deadwoods_and_best_discard_match_a_brute_force(cards: list[str]
     card, left = best_discard(cards)
     assert left == min(after.values())
     assert after[card] == left
+    # Among equal drops the highest rank goes: it costs the most if the hand is caught.
+    rank = {c: ALL_CARDS.index(c) % 13 for c in cards}
+    assert rank[card] == max(rank[c] for c in cards if after[c] == left)
 
 
 @settings(max_examples=150, derandomize=True, deadline=None, database=None)
