@@ -20,16 +20,26 @@ from games.engine.melds import discard_deadwoods_of_mask
 
 def melds_with(hand: int, index: int) -> bool:
     """True if the card at ``index`` forms a meld (any set or run) with cards of ``hand``."""
-    rank, suit = index % 13, index // 13
-    same_rank = sum(1 for s in range(4) if s != suit and hand >> (s * 13 + rank) & 1)
-    if same_rank >= 2:
+    if (hand & _SAME_RANK[index]).bit_count() >= 2:
         return True
-    row = hand >> (suit * 13) & 0x1FFF | 1 << rank
-    # A run of three through ``rank``: one of the three windows containing it is full.
+    # A run of three through the card: both other cards of one of its windows are held.
+    return any(hand & pair == pair for pair in _RUN_PAIRS[index])
+
+
+def _run_pairs(index: int) -> tuple[int, ...]:
+    """For each run of three through the card at ``index``, the mask of its other two cards."""
+    rank, base = index % 13, index - index % 13
+    pairs = []
     for low in (rank - 2, rank - 1, rank):
-        if low >= 0 and low + 2 < 13 and row >> low & 0b111 == 0b111:
-            return True
-    return False
+        if low >= 0 and low + 2 < 13:
+            window = sum(1 << (base + r) for r in range(low, low + 3))
+            pairs.append(window & ~(1 << index))
+    return tuple(pairs)
+
+
+#: The other three cards of each card's rank, and the two-card rest of each run through it.
+_SAME_RANK = [sum(1 << (s * 13 + i % 13) for s in range(4)) & ~(1 << i) for i in range(52)]
+_RUN_PAIRS = [_run_pairs(i) for i in range(52)]
 
 
 def _draw_discard_pairs(view: dict[str, Any]) -> set[tuple[str, str]]:
