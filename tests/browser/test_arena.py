@@ -76,9 +76,12 @@ def _press(page: Page, move: str) -> None:
 
 
 def _discard(page: Page, card: str, move: str = "discard") -> None:
-    """Select ``card`` in the hand by a click on it, then press Discard (or Gin)."""
+    """Select ``card`` in the hand by a click on it, then press Discard (or Gin). The card is
+    clicked once it can be chosen (the hand after the draw has arrived), as a player sees: a
+    click on the hand shown before the draw is undone when the new hand replaces it."""
     label = page.locator(f"#hand .slot[data-code='{card}'] label")
     expect(label).to_be_visible(timeout=LIVE_MS)
+    expect(page.locator(f"#hand input[name=card][value='{card}']")).to_be_enabled(timeout=LIVE_MS)
     label.click()
     _press(page, move)
 
