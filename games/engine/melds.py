@@ -175,8 +175,9 @@ def discard_deadwoods_of_mask(mask: int) -> list[tuple[int, int]]:
     """For each card of a hand (usually 11), the least deadwood left after discarding it:
     ``(card index, deadwood)`` in index order."""
     c, d, h, s = suits = _split(mask)
+    triples = _triples(c, d, h, s)
     out = []
-    if not _triples(c, d, h, s):
+    if not triples:
         # Dropping a card cannot create a set, so only that card's suit changes.
         total = RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s]
         for i, pattern in enumerate(suits):
@@ -190,11 +191,8 @@ def discard_deadwoods_of_mask(mask: int) -> list[tuple[int, int]]:
         return out
     # Dropping a card only removes choices of sets: score every choice once, each drop per suit.
     best: dict[int, int] = {}
-    for sets in _set_choices(suits, _triples(c, d, h, s)):
-        rest = mask
-        for meld in sets:
-            rest &= ~meld
-        patterns = _split(rest)
+    for used in _set_unions(suits, triples):
+        patterns = _split(mask & ~used)
         total = sum(RUN_DEADWOOD[p] for p in patterns)
         for i, pattern in enumerate(patterns):
             base = total - RUN_DEADWOOD[pattern]
