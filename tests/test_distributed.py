@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 
 import pytest
 from channels.layers import get_channel_layer
@@ -63,7 +64,6 @@ def test_requests_share_the_processs_redis_connections(alice, monkeypatch) -> No
     """Django builds a cache backend per thread and per asyncio task, so every request had a
     Redis connection pool of its own: one new connection to Redis per request (each API
     request reads the rate limits in the cache). ``ginsite.serving.rediscache`` shares one."""
-    import threading
 
     import redis
     from django.test import Client
@@ -154,3 +154,29 @@ async def test_a_commits_messages_reach_each_group_in_order_through_one_pipeline
         await layer.group_discard(groups[1], second.channel)
         await first.close()
         await second.close()
+
+
+@pytest.mark.asyncio
+async def test_a_commit_on_a_thread_is_published_without_a_turn_on_the_servers_loop() -> None:
+    """A request's lane commits a move and its messages go out from that thread: the server's
+    loop, which every socket of the process shares, need not run for the commit to be sent
+    (here it is held up while the thread sends), and its sockets hear them in order after."""
+    from ginsite.lib import after_commit
+    from ginsite.lib.channel_reader import ChannelReader
+
+    layer = get_channel_layer()
+    reader = ChannelReader(layer)
+    group = f"thread-{os.getpid()}"
+    await layer.group_add(group, await reader.open())
+    after_commit.remember_server_loop()  # as a connection to the server does
+    messages = [(group, {"type": "player.event", "seq": seq}) for seq in (1, 2, 3)]
+    lane = threading.Thread(target=after_commit.send_now, args=(messages,))
+    try:
+        lane.start()
+        lane.join(timeout=10)  # the loop is held here, as a busy loop would be
+        assert not lane.is_alive(), "the commit waited for the server's loop"
+        for seq in (1, 2, 3):
+            assert await reader.get(timeout=5) == {"type": "player.event", "seq": seq}
+    finally:
+        await layer.group_discard(group, reader.channel)
+        await reader.close()
