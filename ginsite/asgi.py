@@ -58,7 +58,12 @@ async def websockets(scope: Any, receive: Any, send: Any) -> Any:
     return await pages(scope, receive, send)
 
 
-django_asgi_app = LanedASGIHandler(settings.HTTP_LANES, streaming_paths=("/api/v1/events/stream",))
+django_asgi_app = LanedASGIHandler(
+    settings.HTTP_LANES,
+    streaming_paths=("/api/v1/events/stream",),
+    slow_paths=settings.HTTP_SLOW_PATHS,
+    slow_size=settings.HTTP_SLOW_LANES,
+)
 # Behind nginx the client's address comes from X-Forwarded-For, believed from TRUSTED_PROXIES only.
 router = TrustedProxy(
     ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets}),

@@ -244,10 +244,18 @@ DB_POOL_MIN = envint("DB_POOL_MIN", 2)
 DB_POOL_MAX = envint("DB_POOL_MAX", 20)
 DB_POOL_TIMEOUT = envint("DB_POOL_TIMEOUT", 10)
 # HTTP requests each process runs at once, each on a long-lived thread (ginsite.serving.lanes); more
-# wait their turn. As many as the pool's connections, so that no request waits for the pool.
-HTTP_LANES = envint("HTTP_LANES", DB_POOL_MAX or 20)
-if HTTP_LANES < 1:
-    raise ImproperlyConfigured("HTTP_LANES must be at least 1")
+# wait their turn, on the event loop, holding no thread. Few: one interpreter runs one thread at a
+# time, and twenty lanes sharing it with the loop made every request slow under load instead of
+# some wait (pg2 at 150 matches, a move's push p95 51 ms with 4 lanes, 243 ms with 20; 500 players
+# pressing "Play now" paired in 6.5 s, 8.8 s with 20; docs/performance.md, issue 45). Fewer than
+# the pool's connections, which the sockets' and the sweep's threads use too.
+HTTP_LANES = envint("HTTP_LANES", min(4, DB_POOL_MAX or 4))
+# Requests that hash a password (signing in or up, a new password, an app's token, the admin's
+# sign-in) take lanes of their own, so that a burst of them never holds the moves' lanes.
+HTTP_SLOW_LANES = envint("HTTP_SLOW_LANES", 2)
+HTTP_SLOW_PATHS = ("/accounts/", "/oauth/token/", "/admin/login/", "/settings/sign-out-elsewhere")
+if min(HTTP_LANES, HTTP_SLOW_LANES) < 1:
+    raise ImproperlyConfigured("HTTP_LANES and HTTP_SLOW_LANES must be at least 1")
 if DATABASE_URL:
     _db = dj_database_url.parse(
         DATABASE_URL,

@@ -13,8 +13,8 @@ It used to be served at once on a thread of its own. Under a burst (500 players 
 "Play now" at once, ``bench.pool``) that meant some 230 threads per process beside the 20
 lanes, each wanting one of the database pool's 20 connections (10 s waits, 503s) and a
 connection of the Redis cache's pool of 100 ("Too many connections", 500s;
-docs/performance.md, the pool). The lanes are as many as the pool's connections, so a request
-that has a lane never waits for the database.
+docs/performance.md, the pool). The lanes (``HTTP_LANES`` and ``HTTP_SLOW_LANES``) are fewer
+than the pool's connections, so a request that has a lane never waits for the database.
 
 On its lane a request runs Django's synchronous handler, the middleware and the view in one
 go, as under WSGI. Django's asynchronous chain would hop from the lane to the event loop and
@@ -41,9 +41,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
-from django.http import HttpRequest, HttpResponseBase
+from django.http import FileResponse, HttpResponseBase
+from django.urls import set_script_prefix
 
 from ginsite.lib import timeline
 
@@ -56,11 +59,11 @@ class Lanes:
     requests waiting for one, first come first served. Thread-safe and bound to no event
     loop (the test suite serves requests from many)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, name: str = "lane") -> None:
         self._lock = threading.Lock()
         # The thread itself starts with the lane's first request.
         self._free = [
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"lane{number}")
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{name}{number}")
             for number in reversed(range(size))
         ]
         self._waiting: deque[asyncio.Future[ThreadPoolExecutor]] = deque()
@@ -101,10 +104,24 @@ class Lanes:
 
 
 class LanedASGIHandler(ASGIHandler):
-    def __init__(self, size: int, *, streaming_paths: tuple[str, ...] = ()) -> None:
+    """``size`` lanes for every request but those under ``slow_paths``, which take one of
+    ``slow_size`` lanes of their own: a password's hash (a sign-in, a sign-up, a new password,
+    an app's token) holds its lane for a good part of a second, and a burst of them on the
+    few lanes would hold every move of the process behind them."""
+
+    def __init__(
+        self,
+        size: int,
+        *,
+        streaming_paths: tuple[str, ...] = (),
+        slow_paths: tuple[str, ...] = (),
+        slow_size: int = 1,
+    ) -> None:
         super().__init__()
         self.streaming_paths = streaming_paths
+        self.slow_paths = slow_paths  # none: ``startswith(())`` is False for every path
         self.lanes = Lanes(size)
+        self.slow_lanes = Lanes(slow_size, "slow-lane") if slow_paths else self.lanes
         # The same middleware, built once more as a synchronous chain for the lanes.
         self._sync = BaseHandler()
         self._sync.load_middleware(is_async=False)
@@ -112,10 +129,12 @@ class LanedASGIHandler(ASGIHandler):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await super().__call__(scope, receive, send)
-        if scope.get("path", "").startswith(self.streaming_paths):
+        path = scope.get("path", "")
+        if path.startswith(self.streaming_paths):
             return await self._stream(scope, receive, send)
+        lanes = self.slow_lanes if path.startswith(self.slow_paths) else self.lanes
         asked = time.perf_counter()
-        lane = await self.lanes.take()
+        lane = await lanes.take()
         taken = time.perf_counter()
         token = _on_lane.set(True)
         try:
@@ -123,10 +142,10 @@ class LanedASGIHandler(ASGIHandler):
                 await self.handle(scope, receive, send)
         finally:
             _on_lane.reset(token)
-            self.lanes.give_back(lane)
+            lanes.give_back(lane)
             if timeline.ON:
                 held, wait = (time.perf_counter() - taken) * 1000, (taken - asked) * 1000
-                timeline.note("lane", asked, held, wait=round(wait, 2), path=scope.get("path"))
+                timeline.note("lane", asked, held, wait=round(wait, 2), path=path)
 
     async def _stream(self, scope: Any, receive: Any, send: Any) -> None:
         """A stream waits for a lane to open and gives it back with its first line of body
@@ -149,8 +168,44 @@ class LanedASGIHandler(ASGIHandler):
         finally:
             give_back()
 
-    async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
-        if _on_lane.get():
-            # The whole request on the lane, one hop there and one back.
-            return await sync_to_async(self._sync.get_response, thread_sensitive=True)(request)  # type: ignore[no-any-return]
-        return await super().get_response_async(request)
+    async def handle(self, scope: Any, receive: Any, send: Any) -> None:
+        """A request on a lane: its body read on the loop, then everything Django does for it
+        in one hop to the lane (the request's signals, the middleware, the view, and the
+        closing of an answer already in memory), then its answer sent from the loop. Django's
+        own ``handle`` went to a thread three times (``request_started``, the view,
+        ``response.close``): each hop a turn on the loop and a hand-over of the interpreter,
+        5% of a worker's time at 150 matches (docs/performance.md, issue 45). A client gone
+        meanwhile does not stop a synchronous view in Django either."""
+        if not _on_lane.get():
+            return await super().handle(scope, receive, send)
+        try:
+            body = await self.read_body(receive)
+        except RequestAborted:
+            return
+        response = await sync_to_async(self._serve, thread_sensitive=True)(scope, body)
+        try:
+            await self.send_response(response, send)
+        except asyncio.CancelledError:
+            pass  # the client went away while it was sent
+        finally:
+            if response.streaming:  # closed once its last part is sent, as Django does
+                await sync_to_async(response.close, thread_sensitive=True)()
+
+    def _serve(self, scope: Any, body: Any) -> HttpResponseBase:
+        """On the lane: Django's ``handle`` and ``run_get_response`` as one synchronous call."""
+        try:
+            set_script_prefix(get_script_prefix(scope))
+            signals.request_started.send(sender=self.__class__, scope=scope)
+            request, response = self.create_request(scope, body)
+            if request is not None:
+                response = self._sync.get_response(request)
+                response._handler_class = self.__class__  # type: ignore[attr-defined]
+                if isinstance(response, FileResponse):
+                    response.block_size = self.chunk_size
+            if not response.streaming:
+                # Its bytes are in memory: closed now (``request_finished``: the connection
+                # kept or closed, as after any request), not in a hop of its own after sending.
+                response.close()
+            return response  # type: ignore[no-any-return]
+        finally:
+            body.close()

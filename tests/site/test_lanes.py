@@ -46,7 +46,7 @@ def stream(request: HttpRequest) -> StreamingHttpResponse:
     return StreamingHttpResponse(lines())
 
 
-urlpatterns = [path("where/", where), path("stream/where/", stream)]
+urlpatterns = [path("where/", where), path("stream/where/", stream), path("slow/where/", where)]
 
 
 class BothWays:
@@ -126,6 +126,44 @@ async def test_the_middleware_and_the_view_run_on_the_lane_in_one_go() -> None:
     assert seen == [f"middleware {name.decode()}", name.decode()]
 
 
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_request_goes_to_its_lane_once_with_its_signals() -> None:
+    """Django's handler went to a thread three times a request (``request_started``, the view,
+    the answer's ``close`` and ``request_finished``), each a turn on the loop every socket of
+    the process shares; on a lane it is one hop, and the signals still run there (the
+    database connection is kept or closed on the lane's thread, where it lives)."""
+    from django.core import signals
+
+    app = LanedASGIHandler(1)
+    (lane,) = app.lanes._free
+    hops: list[str] = []
+    submit = lane.submit
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        hops.append("hop")
+        return submit(*args, **kwargs)
+
+    lane.submit = counted  # type: ignore[method-assign]
+
+    def started(**kwargs):  # type: ignore[no-untyped-def]
+        seen.append("started " + threading.current_thread().name)
+
+    def finished(**kwargs):  # type: ignore[no-untyped-def]
+        seen.append("finished " + threading.current_thread().name)
+
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    try:
+        status, name = await _get(app, "/where/")
+    finally:
+        signals.request_started.disconnect(started)
+        signals.request_finished.disconnect(finished)
+    assert status == 200 and name.startswith(b"lane")
+    assert seen == [f"started {name.decode()}", name.decode(), f"finished {name.decode()}"]
+    assert hops == ["hop"]
+
+
 async def _until(condition, what: str) -> None:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + 10
     while not condition():
@@ -192,3 +230,33 @@ async def test_a_stream_takes_a_lane_to_open_and_gives_it_back_with_its_first_li
     assert status == 200 and name.startswith(b"lane")
     stream_more.set()
     assert (await opening.receive_output(timeout=10))["body"] == b"end\n"
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_requests_that_hash_a_password_wait_on_lanes_of_their_own() -> None:
+    """A burst of sign-ins (each a password's hash, a good part of a second) fills the slow
+    lanes and waits there: a move still finds its lane free, and a sign-in still finds its
+    own while the moves' lanes are all busy."""
+    app = LanedASGIHandler(1, slow_paths=("/slow/",), slow_size=1)
+    signing_in = asyncio.ensure_future(_get(app, "/slow/where/", "wait=1"))
+    await _until(lambda: seen, "the sign-in never reached its view")
+    queued = _communicator(app, "/slow/where/")
+    await queued.send_input({"type": "http.request", "body": b""})
+    await _until(lambda: app.slow_lanes._waiting, "the second sign-in never queued")
+    status, move_lane = await _get(app, "/where/")  # not behind the sign-ins
+    assert status == 200 and move_lane.startswith(b"lane")
+    release.set()
+    status, slow_lane = await signing_in
+    assert status == 200 and slow_lane.startswith(b"slow-lane")
+    assert (await queued.receive_output(timeout=10))["status"] == 200
+    await queued.receive_output(timeout=10)
+
+    # And the other way round: every move's lane busy, a sign-in is served.
+    release.clear()
+    seen.clear()
+    moving = asyncio.ensure_future(_get(app, "/where/", "wait=1"))
+    await _until(lambda: seen, "the move never reached its view")
+    assert (await _get(app, "/slow/where/"))[0] == 200
+    release.set()
+    assert (await moving)[0] == 200
