@@ -26,6 +26,14 @@ def favicon(request: HttpRequest) -> HttpResponse:
 handler429 = too_many_requests
 
 urlpatterns = [
+    # The API first: an app's move is the request a busy site answers most, and each pattern
+    # before it is one more tried (Django notes every pattern a request did not match): with
+    # the API after the pages' five includes, finding a move's view took 55 us, first 18 us
+    # (5% of a worker's time at 150 matches; docs/performance.md, issue 45).
+    path("api/v1/", api.urls),
+    path("api/docs", partial(openapi_view, api=api), name="api-docs"),
+    # Anything else under /api/ answers in JSON too.
+    re_path(r"^api/(?P<rest>.*)$", not_found_view),
     path("", home, name="home"),
     path("how-to-play/", how_to_play, name="how_to_play"),
     # Where newcomers look for the rules first.
@@ -51,8 +59,4 @@ urlpatterns = [
     # Apps signing players in: the consent page and the token endpoints (lobby/oauth).
     path("", include("lobby.oauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("api/v1/", api.urls),
-    path("api/docs", partial(openapi_view, api=api), name="api-docs"),
-    # Anything else under /api/ answers in JSON too.
-    re_path(r"^api/(?P<rest>.*)$", not_found_view),
 ]
