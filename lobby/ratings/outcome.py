@@ -4,6 +4,7 @@ change the ratings, why (docs/api.md)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -52,8 +53,24 @@ def match_fields(match: Match) -> dict[str, Any]:
     if match.kind != Match.Kind.LOBBY:
         # Only lobby matches are ever rated: no query for the others.
         return {"rating": said(None)}
-    stored = RatedMatch.objects.filter(match_id=match.pk).values_list("outcome", flat=True)
-    return {"rating": said(stored.first())}
+    if match.status == Match.Status.ACTIVE:
+        return {"rating": said(_while_active(match.pk, match.public_id))}
+    return {"rating": said(_stored(match.pk))}
+
+
+def _stored(match_id: int) -> str | None:
+    stored = RatedMatch.objects.filter(match_id=match_id).values_list("outcome", flat=True)
+    return stored.first()
+
+
+@functools.lru_cache(maxsize=4096)
+def _while_active(match_id: int, public_id: str) -> str | None:
+    """What a match in progress counts for, read once per process: it is decided when the
+    match starts (rated and pending, or casual: no row) and changes only with its end. Every
+    answer about a match says it, so every move and read of the API asked the database again
+    (issue 45). Keyed by the public id too, which no other match ever has (a test database
+    may give a new match an old one's number)."""
+    return _stored(match_id)
 
 
 def connect() -> None:

@@ -65,6 +65,22 @@ def test_a_rated_match_is_pending_then_rated_and_both_hear_it(alice, bob, alice_
     assert event["outcome"] == "rated" and event["reason"] is None and event["change"] < 0
 
 
+def test_a_match_in_progress_is_asked_what_it_counts_for_once(alice, bob, alice_api, bob_api):
+    """Decided when the match starts, it changes only with the end: the reads and moves in
+    between do not ask the database again (every answer about a match says it)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    match = challenge_match(alice, bob)
+    assert _rating(alice_api, match)["outcome"] == "pending"
+    with CaptureQueriesContext(connection) as queries:
+        assert _rating(bob_api, match)["outcome"] == "pending"
+        play_moves(match, 1)
+    assert not [q for q in queries if "lobby_ratedmatch" in q["sql"]]
+    resign(match, 1)
+    assert _rating(bob_api, match)["outcome"] == "aborted"
+
+
 def test_a_match_ended_early_says_aborted_and_why(alice, bob, alice_api, bob_api):
     match = challenge_match(alice, bob)
     play_moves(match, 1)
