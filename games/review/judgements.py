@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.db import IntegrityError, transaction
 
 from games.access import Asker
 from games.ai import judge
@@ -90,14 +91,25 @@ def decisions_of(replay: replays.Replay, reader: str) -> list[Decision]:
         return found
     with budget.judging(reader):
         decisions = judge_hand(replay.match, replay.hand_number, replay.positions)
-    # Two first readers at once: the unique (match, hand_number) keeps one row, and both
-    # judged the same decisions with the same random numbers.
-    HandJudgement.objects.update_or_create(
-        match=replay.match,
-        hand_number=replay.hand_number,
-        defaults={"decisions": decisions, "version": VERSION},
-    )
+    keep(replay.match, replay.hand_number, decisions)
     return decisions
+
+
+def keep(match: Match, hand_number: int, decisions: list[Decision]) -> None:
+    """Store a judged hand. Two first readers at once: the unique (match, hand_number) keeps
+    one row, and both judged the same decisions with the same random numbers. A match deleted
+    while its hand was judged (a guest's Bea match swept, a private table removed) keeps
+    nothing, and its reader still gets the judgement rather than an error."""
+    try:
+        with transaction.atomic():
+            HandJudgement.objects.update_or_create(
+                match=match,
+                hand_number=hand_number,
+                defaults={"decisions": decisions, "version": VERSION},
+            )
+    except IntegrityError:
+        if Match.objects.filter(pk=match.pk).exists():
+            raise
 
 
 def seat_summary(decisions: list[Decision], seat: int) -> dict[str, Any]:

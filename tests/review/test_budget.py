@@ -127,3 +127,25 @@ def test_a_replay_page_waits_for_its_own_hand_not_for_the_whole_match(
     api = Api(token_for(alice))
     review = json.loads(api.get(f"/matches/{match.public_id}/review").content)
     assert review["complete"] and review["hands_reviewed"] == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_deleted_while_its_hand_is_judged_is_no_error(alice: User, bob: User, monkeypatch):  # type: ignore[no-untyped-def]
+    """A guest's Bea match is swept and a private table removed while someone may be reading
+    a replay: the judgement they waited for is shown, and nothing is stored for a match gone."""
+    from games.review import judgements
+
+    match = finished(alice, bob)
+    judge_hand = judgements.judge_hand
+
+    def judged_then_deleted(*args):  # type: ignore[no-untyped-def]
+        decisions = judge_hand(*args)
+        Match.objects.filter(pk=match.pk).delete()
+        return decisions
+
+    monkeypatch.setattr(judgements, "judge_hand", judged_then_deleted)
+    replay = judgements.replays.replay_of(match, 1)
+    decisions = judgements.decisions_of(replay, "reader")
+    assert decisions and {d["seat"] for d in decisions} <= {0, 1}
+    assert not HandJudgement.objects.exists()
+    assert not Match.objects.filter(pk=match.pk).exists()
