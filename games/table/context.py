@@ -345,9 +345,9 @@ def _seeds_line(count: int, mine: bool, first: str, other: str) -> str:
     if count == 1:
         return _(
             "The server committed to its secret for this hand before any seed was sent; the "
-            "deal comes from it and the seeds sent by %(names)s. Check it in the replay once "
+            "deal comes from it and the seed sent by %(name)s. Check it in the replay once "
             "the hand is over."
-        ) % {"names": other}
+        ) % {"name": other}
     if mine:
         return _(
             "The server committed to its secret for this hand before any seed was sent; the "

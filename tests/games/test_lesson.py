@@ -71,7 +71,7 @@ def test_a_wrong_move_is_refused_with_the_lessons_message_and_changes_nothing(cl
     # A legal move of the game, but not the lesson's: refused in German for a German reader.
     response = move(client, match, "discard", "QD", htmx=True, HTTP_ACCEPT_LANGUAGE="de")
     assert response.status_code == 422
-    assert "Diesen Zug sieht die Lektion hier nicht vor. Lege K♣ ab." in response.content.decode()
+    assert "Diesen Zug sieht die Lektion hier nicht vor. Leg K♣ ab." in response.content.decode()
     assert snapshot(match) == before
 
 

@@ -42,7 +42,7 @@ SEEDS = [
     ((True, True), 0, False, "the seeds sent by you and Bob.", "den Seeds von dir und Bob."),
     ((True, True), 1, False, "the seeds sent by you and Alice.", "Seeds von dir und Alice."),
     ((True, False), 0, False, "comes from it and your seed.", "aus ihm und deinem Seed."),
-    ((True, False), 1, False, "the seeds sent by Alice.", "dem Seed von Alice."),
+    ((True, False), 1, False, "the seed sent by Alice.", "dem Seed von Alice."),
     ((True, True), 0, True, "sent by Alice and Bob.", "den Seeds von Alice und Bob."),
 ]
 
