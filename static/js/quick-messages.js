@@ -47,6 +47,12 @@
   window.addEventListener("scroll", follow, { passive: true });
   window.addEventListener("resize", follow);
 
+  // A tap on the bubble puts it away at once: on a small phone it covers part of the felt.
+  document.addEventListener("click", function (event) {
+    var bubble = event.target.closest && event.target.closest("#quick-bubble");
+    if (bubble) bubble.hidden = true;
+  });
+
   document.addEventListener("DOMContentLoaded", fold);
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.target && event.target.id === "quick-messages") fold();
