@@ -4,9 +4,36 @@
 (function () {
   "use strict";
 
+  // The card the player picked last, kept through redraws of the table: a redraw that still
+  // offers it (the answer to their own draw or sort, a push arriving just after the tap) picks
+  // it again rather than dropping it, which left Discard disabled until the card was tapped
+  // again. A card tapped while a move is on its way (the hand not yet one to pick from) is
+  // picked when that hand arrives. Sending a move forgets it.
+  var wanted = null;
+  function keepPick(form) {
+    if (!wanted || form.querySelector('input[name="card"]:checked')) return;
+    var inputs = form.querySelectorAll('input[name="card"]');
+    for (var i = 0; i < inputs.length; i++) {
+      if (inputs[i].value === wanted && !inputs[i].disabled) inputs[i].checked = true;
+    }
+  }
+  document.addEventListener("click", function (event) {
+    if (acting === null && pending === 0) return;
+    var slot = event.target.closest && event.target.closest("#hand li[data-code]");
+    if (slot && !slot.querySelector('input[name="card"]')) wanted = slot.dataset.code;
+  });
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (/\/act$/.test(event.detail.path || "")) wanted = null;
+  });
+  document.addEventListener("submit", function (event) {
+    // Bea offline answers the form's submit itself (offline-bea.js): no request to see.
+    if (event.submitter && event.submitter.name === "move") wanted = null;
+  });
+
   function refreshSelection() {
     var form = document.getElementById("play");
     if (!form) return;
+    keepPick(form);
     var selection = form.querySelector(".selection");
     if (!selection) return;
     var picked = form.querySelector('input[name="card"]:checked');
@@ -44,6 +71,7 @@
 
   document.addEventListener("change", function (event) {
     if (event.target.matches && event.target.matches('#play input[name="card"]')) {
+      wanted = event.target.value;
       refreshSelection();
     }
   });

@@ -150,3 +150,39 @@ def test_sound_is_off_until_turned_on_and_remembered(browser: Browser, base: str
         expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "true")
     finally:
         second.close()
+
+
+def test_a_picked_card_stays_picked_when_the_hand_is_sorted(
+    context: BrowserContext, base: str, alice: User
+):
+    page = open_table(context, base, alice, "discard")
+    code = order(page)[3]
+    page.locator(f"#hand input[value='{code}']").evaluate("e => e.closest('label').click()")
+    discard = page.locator("#actions button[value=discard]")
+    expect(discard).to_be_enabled()
+    # Sorting redraws the hand: the card is still the one picked, and Discard still works.
+    page.locator("#hand button.sort").click()
+    expect(page.locator("#hand button.sort")).to_have_attribute("data-sort", "suit")
+    expect(page.locator(f"#hand input[value='{code}']")).to_be_checked()
+    expect(discard).to_be_enabled()
+    discard.click()
+    expect(page.locator(f"#pile .discard .card[data-code='{code}']")).to_have_count(1)
+
+
+def test_a_card_tapped_while_the_draw_is_on_its_way_is_picked_in_the_new_hand(
+    context: BrowserContext, base: str, alice: User
+):
+    page = open_table(context, base, alice, "draw")
+    code = order(page)[2]
+    # Draw, and tap a card before the answer can arrive (one task of the page's own): the hand
+    # shown has nothing to pick yet, the hand that comes with the drawn card has.
+    page.evaluate(
+        """code => {
+            document.querySelector('#actions button[value=draw_stock]').click();
+            document.querySelector(`#hand li[data-code="${code}"]`).click();
+        }""",
+        code,
+    )
+    expect(page.locator("#hand .card.just-drawn")).to_have_count(1)
+    expect(page.locator(f"#hand input[value='{code}']")).to_be_checked()
+    expect(page.locator("#actions button[value=discard]")).to_be_enabled()
