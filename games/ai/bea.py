@@ -256,16 +256,9 @@ def should_take(known: Knowledge, style: Style) -> bool:
 
 def sample_opponent(known: Knowledge, rng: random.Random) -> int:
     """One guess at the opponent's hand, drawn by the weights of ``known.p_opp``."""
-    p = known.p_opp
-    m = known.unseen
-    keyed = []
-    while m:
-        low = m & -m
-        m ^= low
-        w = p[low.bit_length() - 1]
-        if w > 0:
-            # Weighted sampling without replacement (Efraimidis-Spirakis keys).
-            keyed.append((rng.random() ** (1.0 / w), low))
+    rand = rng.random
+    # Weighted sampling without replacement (Efraimidis-Spirakis keys: u ** (1 / p)).
+    keyed = [(rand() ** inverse, bit) for inverse, bit in known.sampling]
     hand = known.opp_known
     for _, bit in heapq.nlargest(known.opp_hidden, keyed):
         hand |= bit

@@ -41,6 +41,8 @@ class Knowledge:
     opp_stock_draws: int = 0
     # Probability that each card (by index) is in the opponent's hand: 1 for known, 0 for seen.
     p_opp: list[float] = field(default_factory=lambda: [0.0] * 52)
+    # The unseen cards that may be the opponent's: (1 / p, bit), lowest card first.
+    sampling: list[tuple[float, int]] = field(default_factory=list, repr=False)
 
     @property
     def top(self) -> str | None:
@@ -137,6 +139,7 @@ def _estimate(known: Knowledge) -> None:
             scale *= known.opp_hidden / mass
         for i in unseen:
             p[i] = min(_MAX_P, weight[i] * scale)
+    known.sampling = [(1.0 / p[i], 1 << i) for i in unseen if p[i] > 0]
     m = known.opp_known
     while m:
         low = m & -m
