@@ -4,10 +4,39 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import time
 from pathlib import Path
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# Run by the interpreter between the starter and the command: Linux's parent-death signal (prctl
+# PR_SET_PDEATHSIG, 1), which an exec keeps; SIGTERM unblocked and at its default, since an
+# ignored signal stays ignored across an exec and a CI harness may start us ignoring it; the
+# starter's pid checked after, as it may have died before the prctl.
+_GUARD = """# dying_with_parent
+import ctypes, os, signal, sys
+signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+if ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM), 0, 0, 0) != 0:
+    sys.exit("dying_with_parent: prctl failed: " + os.strerror(ctypes.get_errno()))
+if os.getppid() != int(sys.argv[1]):
+    sys.exit("dying_with_parent: the starter ended before its server began")
+os.execvp(sys.argv[2], sys.argv[2:])
+"""
+
+
+def dying_with_parent(command: list[str]) -> list[str]:
+    """``command``, run so that it gets SIGTERM when the process that started it dies. A server
+    a test started then does not outlive a test process ended abruptly (pytest-timeout's thread
+    method ends the whole process; kill -9) and hold its test database, as two orphaned daphnes
+    did after CI's two runs at once. Linux sends it when the *thread* that started the process
+    ends: start servers from one that outlives them (the main thread). Elsewhere than Linux the
+    command is run as it is."""
+    if not sys.platform.startswith("linux"):
+        return command
+    return [sys.executable, "-S", "-c", _GUARD, str(os.getpid()), *command]
 
 
 def cpu_seconds(pid: int) -> float:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.harness.connections import Http
-from bench.harness.processes import cpu_seconds, process_tree, rss_bytes
+from bench.harness.processes import cpu_seconds, dying_with_parent, process_tree, rss_bytes
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 READY_SECONDS = 30.0
@@ -69,7 +69,7 @@ class Server:
         log = log_dir / f"{name}.log"
         with log.open("wb") as out:
             process = subprocess.Popen(
-                server_command(server, port, app),
+                dying_with_parent(server_command(server, port, app)),
                 cwd=ROOT,
                 env=env,
                 stdout=out,

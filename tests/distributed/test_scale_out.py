@@ -29,6 +29,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from bench.harness.processes import dying_with_parent
 from games import access
 from games.engine import legal_actions, player_view
 from games.models import Match
@@ -88,7 +89,9 @@ class Server:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
         }
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)] + [app],
+            dying_with_parent(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), app]
+            ),
             cwd=ROOT,
             env=env,
             stdout=self.log,
@@ -107,6 +110,12 @@ class Server:
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.2)
         raise RuntimeError(f"daphne {self.name} was not ready within {READY_SECONDS} s")
+
+    def tail(self, lines: int = 40) -> str:
+        """The end of this server's log, for a failure's message."""
+        self.log.flush()
+        text = Path(self.log.name).read_text(errors="replace").splitlines()
+        return f"--- daphne {self.name}, its last {lines} lines:\n" + "\n".join(text[-lines:])
 
     def stop(self) -> None:
         self.process.terminate()
