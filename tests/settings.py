@@ -26,8 +26,10 @@ def _redis_of_this_worker() -> None:
     number = base + 1 + int(worker.removeprefix("gw"))
     os.environ["REDIS_URL"] = urllib.parse.urlunsplit(parts._replace(path=f"/{number}"))
     # Pub/sub channels ignore the database: each worker's pushes get a prefix of their own too
-    # (two workers' "bob" share an id, and one's warning or notice reached the other's page).
-    os.environ["CHANNEL_PREFIX"] = f"asgi-{worker}"
+    # (two workers' "bob" share an id, and one's warning or notice reached the other's page),
+    # and so does each run on one Redis (two CI runs at once, on REDIS_URL /0 and /8: each
+    # one's gw0 heard the other's lobby pushes and its players' wake-ups).
+    os.environ["CHANNEL_PREFIX"] = f"asgi-{base}-{worker}"
 
 
 _redis_of_this_worker()

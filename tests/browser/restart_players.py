@@ -60,8 +60,7 @@ class EventSocket:
                     additional_headers={"Authorization": f"Bearer {self.token}"},
                     open_timeout=10,
                 ) as ws:
-                    self.opened += 1
-                    self.history.append(f"{time.monotonic():.1f} opened after {since}")
+                    self.history.append(f"{time.monotonic():.1f} connected after {since}")
                     self._read(ws)
             except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError) as error:
                 self.history.append(f"{time.monotonic():.1f} {type(error).__name__}: {error}")
@@ -76,6 +75,11 @@ class EventSocket:
                 frame = json.loads(ws.recv(timeout=0.5))
             except TimeoutError:
                 continue
+            if frame.get("type") == "hello":
+                # Open, as a client counts it: the player is in the lobby from the hello on
+                # (docs/api.md); the handshake alone comes before that.
+                self.opened += 1
+                self.history.append(f"{time.monotonic():.1f} hello")
             if "seq" in frame:
                 self.seqs.append(int(frame["seq"]))
 

@@ -69,16 +69,21 @@ def test_the_phone_lobby_names_each_row_of_rules_and_marks_the_usual_choice(
     # The lobby's socket swaps its regions in once it connects (and again when the lobby
     # changes): measure every row in one go, once each tile and each row's name is laid out
     # (a row read in the middle of a swap had no name yet: CI's two runs at once), so that no
-    # swap falls between two measurements.
+    # swap falls between two measurements. The tiles' colours are read in the same go.
     layout = page.wait_for_function(
         """() => {
             const rows = [...document.querySelectorAll('#lobby-pool .tile-row')];
             const boxes = rows.map(row => [...row.querySelectorAll('button.tile')]
                 .slice(0, 4).map(b => b.getBoundingClientRect().toJSON()));
             const names = rows.map(r => r.querySelector('.tile-rules')?.innerText.trim());
+            const tiles = [...document.querySelectorAll('#lobby-pool button.tile')];
+            const backgrounds = tiles.map(t => getComputedStyle(t).backgroundColor);
+            const filled = tiles.filter(t => !t.classList.contains('secondary')).length;
             const laid = rows.length === 3 && names.every(Boolean) && boxes.every(
-                row => row.length === 4 && row.every(b => b.width > 0));
-            return laid && {boxes, names, tops: rows.map(r => r.getBoundingClientRect().y)};
+                row => row.length === 4 && row.every(b => b.width > 0)) &&
+                backgrounds.every(Boolean);
+            return laid && {boxes, names, backgrounds, filled,
+                            tops: rows.map(r => r.getBoundingClientRect().y)};
         }"""
     ).json_value()
     for boxes, name in zip(layout["boxes"], layout["names"], strict=True):
@@ -91,12 +96,10 @@ def test_the_phone_lobby_names_each_row_of_rules_and_marks_the_usual_choice(
     tops = layout["tops"]
     assert tops == sorted(tops) and len(set(tops)) == 3, tops
     # One tile stands out: the usual choice, filled; the rest are plain.
-    filled = pool.locator("button.tile:not(.secondary)")
-    assert filled.count() == 1
-    background = pool.locator("button.tile").evaluate_all(
-        "els => els.map(e => getComputedStyle(e).backgroundColor)"
-    )
-    assert len(set(background)) == 2, background
+    # (Read with the layout: a tile read after a swap has left the page has no style at all,
+    # as CI saw once.)
+    assert layout["filled"] == 1
+    assert len(set(layout["backgrounds"])) == 2, layout["backgrounds"]
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
