@@ -53,16 +53,18 @@ def _name(event: dict) -> str:
 
 def per_worker(events: list[dict]) -> dict[str, dict[str, Any]]:
     """For each worker and kind: how many, their total and longest ms (waits for pool and
-    lane)."""
+    lane); the collector's pauses also by generation."""
     table: dict[str, dict[str, Any]] = defaultdict(dict)
     for event in events:
-        row = table[event["worker"]].setdefault(
-            _name(event), {"n": 0, "total_ms": 0.0, "max_ms": 0.0}
-        )
+        names = [_name(event)]
+        if event["k"] == "gc":  # and by generation: the full passes are the long ones
+            names.append(f"gc gen{event.get('gen')}")
         length = _length_ms(event)
-        row["n"] += 1
-        row["total_ms"] = round(row["total_ms"] + length, 1)
-        row["max_ms"] = max(row["max_ms"], round(length, 1))
+        for name in names:
+            row = table[event["worker"]].setdefault(name, {"n": 0, "total_ms": 0.0, "max_ms": 0.0})
+            row["n"] += 1
+            row["total_ms"] = round(row["total_ms"] + length, 1)
+            row["max_ms"] = max(row["max_ms"], round(length, 1))
     return dict(table)
 
 

@@ -65,3 +65,5 @@ def test_the_report_names_what_the_slow_pushes_overlapped() -> None:
         "total_ms": 350.0,
         "max_ms": 200.0,
     }
+    collections = report.per_worker(events)["site-1"]
+    assert collections["gc"] == collections["gc gen2"] == {"n": 1, "total_ms": 40.0, "max_ms": 40.0}
