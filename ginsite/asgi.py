@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 from typing import Any
 
@@ -27,6 +26,7 @@ from ginsite.lib import timeline  # noqa: E402
 from ginsite.lib.after_commit import remember_server_loop  # noqa: E402
 from ginsite.lib.origins import OriginValidator, SessionFromAllowedOrigins  # noqa: E402
 from ginsite.lib.socket_auth import AuthMiddlewareStack  # noqa: E402
+from ginsite.serving.collector import freeze_startup  # noqa: E402
 from ginsite.serving.lanes import LanedASGIHandler  # noqa: E402
 from ginsite.serving.proxy import TrustedProxy  # noqa: E402
 from lobby.arena.service import sweep as arena_sweep  # noqa: E402
@@ -101,10 +101,7 @@ if settings.OUTBOX_SWEEP:
         sweeper.jobs.append(timeline.timed("job", name, job) if timeline.ON else job)
     sweeper.start()
 
-# A server process lives long, and what its imports built (143,000 objects) lives as long: the
-# collector's full passes over it stopped the process for 100-146 ms every 5 s at 100 matches,
-# and every move in flight waited (the push's p99; docs/performance.md). Frozen, those objects
-# are never scanned again; and collecting the youngest generation every 10,000 allocations
-# instead of 700 makes the full passes over the rest about ten times rarer.
-gc.freeze()
-gc.set_threshold(10_000, 10, 10)
+# A server process lives long, and what start-up built lives as long: the collector's full passes
+# over it stopped the process for 100-146 ms every 5 s at 100 matches, and every move in flight
+# waited (the push's p99; docs/performance.md). Frozen, it is never scanned again.
+freeze_startup()
