@@ -29,6 +29,14 @@ def worker_environment() -> dict[str, str]:
     return env
 
 
+# Without daphne's own access log: every request is logged once, by the site
+# (ginsite/serving/requestlog.py), its query left out and the key of an e-mail or password-reset
+# link starred; daphne's line beside it printed the whole address, tokens and keys included, and
+# formatting it took about 2% of a worker's event loop at 100 matches (docs/performance.md).
+# Verbosity 0 only turns that log off: the site's logging is its own (settings.LOGGING).
+DAPHNE_QUIET = ("-v", "0")
+
+
 class Worker:
     """A daphne process on ``port``, started at once."""
 
@@ -36,7 +44,7 @@ class Worker:
         self.config = config
         self.port = port
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+            [sys.executable, "-m", "daphne", *DAPHNE_QUIET, "-b", "127.0.0.1", "-p", str(port)]
             + ["ginsite.asgi:application"],
             cwd=ROOT,
             env=worker_environment(),

@@ -16,6 +16,7 @@ from typing import Any
 
 from bench.harness.connections import Http
 from bench.harness.processes import cpu_seconds, dying_with_parent, process_tree, rss_bytes
+from deploy.workers import DAPHNE_QUIET
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 READY_SECONDS = 30.0
@@ -48,7 +49,8 @@ def server_command(server: str, port: int, app: str) -> list[str]:
         ]
     if server == "hypercorn":
         return [python, "-m", "hypercorn", "-b", f"{host}:{port}", "-k", "uvloop", app]
-    return [python, "-m", "daphne", "-b", host, "-p", str(port), app]
+    # As the site's deploy runs it (deploy/workers.py): no access log of daphne's own.
+    return [python, "-m", "daphne", *DAPHNE_QUIET, "-b", host, "-p", str(port), app]
 
 
 @dataclass
