@@ -32,7 +32,8 @@ def worker_environment() -> dict[str, str]:
 # Without daphne's own access log: every request is logged once, by the site
 # (ginsite/serving/requestlog.py), its query left out and the key of an e-mail or password-reset
 # link starred; daphne's line beside it printed the whole address, tokens and keys included, and
-# formatting it took about 2% of a worker's event loop at 100 matches (docs/performance.md).
+# writing it took 1.7% of a worker's samples at 100 matches, all on its event loop (py-spy;
+# docs/performance.md).
 # Verbosity 0 only turns that log off: the site's logging is its own (settings.LOGGING).
 DAPHNE_QUIET = ("-v", "0")
 
