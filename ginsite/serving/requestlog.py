@@ -6,7 +6,7 @@
 Who (the signed-in player or the API token's owner, ``-`` for nobody), which match (from the
 URL, ``-`` if none), the method, the path (percent-encoded, so a path cannot forge a line; the
 query is left out, since it may hold a token, and so is the key of a verification or password
-reset link), the status and the milliseconds until the
+reset link and a private table's invitation token), the status and the milliseconds until the
 answer began (a stream is logged when it starts). Websockets are not HTTP requests and are not
 logged here. Load balancers' ``/health/`` probes are logged at DEBUG only.
 """
@@ -27,8 +27,10 @@ log = logging.getLogger("ginsite.requests")
 MATCH_KWARGS = ("public_id", "match_id")
 QUIET_PREFIXES = ("/health/", "/static/")
 # URL parameters that are secrets: the key of an e-mail verification link or a password reset
-# link. Whoever reads the logs must not be able to open them, so the line shows ``*`` instead.
-SECRET_KWARGS = ("key",)
+# link, and the token of a private table's invitation (whoever holds it may take an open seat;
+# a results card's token too). Whoever reads the logs must not be able to open them, so the line
+# shows ``*`` instead.
+SECRET_KWARGS = ("key", "token")
 
 
 def _user(request: HttpRequest) -> str:

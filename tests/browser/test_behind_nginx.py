@@ -108,13 +108,16 @@ def test_an_operators_site_behind_nginx(site: ProxiedSite, alice: User, bob: Use
     assert answers[limit] == 429
     assert from_address(site, "127.0.0.3", "/api/v1/me", Authorization="Bearer gin_x") == 401
 
-    # The logs name each request without its secrets: a password-reset link's key is starred
-    # and a query (an event socket's ?token=) left out, in nginx's log and the workers' own
-    # lines alike; daphne's access log, which printed both whole, is off.
+    # The logs name each request without its secrets: a password-reset link's key and an
+    # invitation's token are starred and a query (an event socket's ?token=) left out, in
+    # nginx's log and the workers' own lines alike; daphne's access log, which printed them
+    # whole, is off.
     reset = "/accounts/password/reset/key/3-c1bf2e-0b9a7d41f3e2a5c6d8e9f0a1b2c3d4e5/"
     assert fetch(site, reset)[0] in (200, 302)
     assert fetch(site, "/api/v1/events/stream?token=gin_notatokenbutasecret")[0] == 401
+    fetch(site, "/games/t/aTokenOfAnInvitation/")  # unknown: 404 (a real one is starred too)
     nginx_log = (site.run_dir / "nginx-access.log").read_text()
+    assert "aTokenOfAnInvitation" not in nginx_log and '"GET /games/t/*/ HTTP' in nginx_log
     for log in (nginx_log, site.output()):
         assert "0b9a7d41f3e2a5c6d8e9f0a1b2c3d4e5" not in log
         assert "notatokenbutasecret" not in log

@@ -81,6 +81,19 @@ def test_it_logs_anonymous_visitors_and_refusals(lines: Lines) -> None:
     assert "gin_secret" not in lines()[0]  # the query is never logged
 
 
+def test_an_invitation_links_token_is_starred(alice: User, lines: Lines) -> None:
+    """Whoever reads the log cannot take the open seat of a private table from it."""
+    from games.private.tables import open_table
+
+    table, _match, _key = open_table(alice)
+    client = Client()
+    client.force_login(alice)
+    lines.clear()
+    client.get(f"/games/t/{table.token}/")
+    assert _only(lines)[3:5] == ("/games/t/*/", "200")
+    assert table.token not in lines()[0]
+
+
 def test_a_path_cannot_forge_a_line(lines: Lines) -> None:
     Client().get("/players/x%0Auser=admin%20match=-%20GET%20/admin/%20200%201ms/")
     assert "\n" not in lines()[0]
