@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import redis
 
 from bench.harness.processes import dying_with_parent
 
@@ -171,8 +172,6 @@ def _served(tmp: Path) -> Iterator[ProxiedSite]:
     started = time.monotonic()
     # A fresh site's cache: the limits count in windows of an hour, and what an earlier run on
     # this Redis database counted (the token guesses of the test of nginx) would still count.
-    import redis
-
     redis.Redis.from_url(env["REDIS_URL"]).flushdb()
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],

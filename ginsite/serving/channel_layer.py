@@ -39,12 +39,8 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
     async def group_send_many(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
         """``group_send`` of each ``(group, message)``, in order."""
         layer = self._get_layer()
-        by_shard: dict[Any, list[tuple[str, bytes]]] = {}
-        for group, message in messages:
-            channel = layer._get_group_channel_name(group)
-            shard = layer._get_shard(channel)
-            by_shard.setdefault(shard, []).append((channel, self.serialize(message)))
-        for shard, published in by_shard.items():
+        for index, published in self._by_shard(messages, len(layer._shards)).items():
+            shard = layer._shards[index]
             async with shard._lock:
                 shard._ensure_redis()
                 pipeline = shard._redis.pipeline(transaction=False)
@@ -58,16 +54,25 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         connection of the shard's pool). The channel names, shards and bytes are the
         asynchronous layer's own, so every subscriber hears them the same way."""
         clients = self._sync_clients()
-        by_shard: dict[int, list[tuple[str, bytes]]] = {}
-        for group, message in messages:
-            channel = f"{self._prefix}__group__{group}"  # the loop layer's name
-            shard = _consistent_hash(channel, len(clients))
-            by_shard.setdefault(shard, []).append((channel, self.serialize(message)))
-        for shard, published in by_shard.items():
-            pipeline = clients[shard].pipeline(transaction=False)
+        for index, published in self._by_shard(messages, len(clients)).items():
+            pipeline = clients[index].pipeline(transaction=False)
             for channel, data in published:
                 pipeline.publish(channel, data)
             pipeline.execute()
+
+    def _by_shard(
+        self, messages: list[tuple[str, dict[str, Any]]], shards: int
+    ) -> dict[int, list[tuple[str, bytes]]]:
+        """Each message's group channel and bytes, in order, by the index of its shard: the
+        loop layer's own names (``_get_group_channel_name``) and hash (``_get_shard``), for
+        both ways of sending."""
+        by_shard: dict[int, list[tuple[str, bytes]]] = {}
+        for group, message in messages:
+            channel = f"{self._prefix}__group__{group}"
+            by_shard.setdefault(_consistent_hash(channel, shards), []).append(
+                (channel, self.serialize(message))
+            )
+        return by_shard
 
     def _sync_clients(self) -> list[redis.Redis]:
         with self._clients_lock:
