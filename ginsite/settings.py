@@ -630,6 +630,7 @@ LOGGING = {
         "plain": {"format": "%(asctime)s [%(process)d] %(levelname)s %(name)s: %(message)s"}
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"cleanup_cut_short": {"()": "ginsite.serving.channel_layer.CleanupCutShort"}},
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
     "loggers": {
         # Django's default "django" handler would print every record a second time via the root.
@@ -640,5 +641,7 @@ LOGGING = {
             "level": "NOTSET" if envbool("LOG_REQUESTS", True) else "WARNING",
             "propagate": True,
         },
+        # A worker's stop cancels each socket's channel cleanup: one line, not a traceback each.
+        "channels_redis.pubsub": {"filters": ["cleanup_cut_short"], "propagate": True},
     },
 }

@@ -180,3 +180,30 @@ async def test_a_commit_on_a_thread_is_published_without_a_turn_on_the_servers_l
     finally:
         await layer.group_discard(group, reader.channel)
         await reader.close()
+
+
+@pytest.mark.asyncio
+async def test_a_sockets_cleanup_cut_short_by_a_workers_stop_is_one_line_not_a_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A worker that stops cancels every socket's consumer, and its channel's unsubscribe
+    (waiting for the shard, busy here) is cancelled again: one INFO line per socket, not an
+    ERROR with two tracebacks (a rolling restart logged one per open socket)."""
+    import logging
+
+    caplog.set_level(logging.INFO, logger="channels_redis.pubsub")
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    receiving = asyncio.create_task(layer.receive(channel))
+    await asyncio.sleep(0.05)  # waiting for a message
+    shard = layer._get_layer()._get_shard(channel)
+    async with shard._lock:
+        receiving.cancel()  # the consumer's end: the receive unsubscribes its channel ...
+        await asyncio.sleep(0.05)  # ... and waits for the shard
+        receiving.cancel()  # daphne's kill of the application at the worker's stop
+        with pytest.raises(asyncio.CancelledError):
+            await receiving
+    noted = [r for r in caplog.records if r.name == "channels_redis.pubsub"]
+    assert [(r.levelname, r.exc_info) for r in noted] == [("INFO", None)]
+    assert "cleanup was cancelled" in noted[0].getMessage()
+    assert "Traceback" not in caplog.text
