@@ -4,10 +4,14 @@ is never told; and the game's Bea is untouched once the block ends."""
 
 from __future__ import annotations
 
+import argparse
 import random
+
+import pytest
 
 from bench import bea_oracle
 from games.ai import arena, bea, knowledge
+from games.ai.baseline import melds_with
 from games.engine import PRESETS, apply, new_match
 from games.engine.cards import mask_of
 
@@ -64,3 +68,36 @@ def test_told_the_hand_her_guesses_are_the_real_cards_and_only_hers() -> None:
         assert dangers == [original[2](known, bea.INDEX[c]) for c in hand]
         assert any(0 < d < 1 for d in dangers)
     assert (bea.sample_opponent, knowledge.read, knowledge.danger, arena.make_player) == original
+
+
+def test_a_clue_of_the_danger_moves_her_guess_towards_the_truth_as_far_as_its_strength() -> None:
+    view, theirs = _discard_view()
+    known = knowledge.read(view)
+    cards = [bea.INDEX[c] for c in view["hand"]]
+    own = [knowledge.danger(known, i) for i in cards]
+    truth = [melds_with(theirs, i) for i in cards]
+    weighed = {}
+    for strength in ("0", "1", "8"):
+        with bea_oracle.told(f"danger~{strength}"):
+            bea_oracle._told["hand"] = theirs  # as while she decides
+            weighed[strength] = [knowledge.danger(known, i) for i in cards]
+            bea_oracle._told["hand"] = None
+            assert [knowledge.danger(known, i) for i in cards] == own  # outside her decision
+    assert weighed["0"] == pytest.approx(own)  # no clue: her own guess
+    # A strong clue all but says which cards they can meld; a weak one leaves her in doubt.
+    assert [round(d) for d in weighed["8"]] == [int(m) for m in truth]
+    assert any(0.05 < d < 0.95 for d in weighed["1"])
+    assert bea_oracle.auc(list(zip(weighed["8"], truth, strict=True))) == 1.0
+
+
+def test_the_auc_counts_pairs_in_order_and_ties_as_half() -> None:
+    assert bea_oracle.auc([(0.1, False), (0.9, True)]) == 1.0
+    assert bea_oracle.auc([(0.9, False), (0.1, True)]) == 0.0
+    assert bea_oracle.auc([(0.5, False), (0.5, True), (0.7, True), (0.2, False)]) == 0.875
+
+
+def test_only_the_danger_takes_a_clue() -> None:
+    assert bea_oracle.known_as("danger~0.5") == "danger~0.5"
+    for wrong in ("samples~1", "danger~much", "everything"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            bea_oracle.known_as(wrong)
