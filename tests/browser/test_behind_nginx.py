@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import time
 import urllib.request
 from collections.abc import Iterator
 
@@ -25,6 +26,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.distributed, pytest.mark.django_d
 def site(postgresql_only: None, redis_only: None) -> Iterator[ProxiedSite]:
     with served_through_nginx() as served:
         yield served
+
+
+def _access_log_once_it_has(site: ProxiedSite, request: str, seconds: float = 10) -> str:
+    """nginx's access log once it names ``request``: nginx writes a request's line after the
+    client has its answer, so a loaded machine can read the log a moment before it is there."""
+    log = site.run_dir / "nginx-access.log"
+    deadline = time.monotonic() + seconds
+    while request not in (text := log.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return text
 
 
 def fetch(site: ProxiedSite, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
@@ -116,7 +127,7 @@ def test_an_operators_site_behind_nginx(site: ProxiedSite, alice: User, bob: Use
     assert fetch(site, reset)[0] in (200, 302)
     assert fetch(site, "/api/v1/events/stream?token=gin_notatokenbutasecret")[0] == 401
     fetch(site, "/games/t/aTokenOfAnInvitation/")  # unknown: 404 (a real one is starred too)
-    nginx_log = (site.run_dir / "nginx-access.log").read_text()
+    nginx_log = _access_log_once_it_has(site, '"GET /games/t/')
     assert "aTokenOfAnInvitation" not in nginx_log and '"GET /games/t/*/ HTTP' in nginx_log
     for log in (nginx_log, site.output()):
         assert "0b9a7d41f3e2a5c6d8e9f0a1b2c3d4e5" not in log
