@@ -42,9 +42,6 @@ SPEC = "bea:oracle"
 # expert deciding now is told (None: nothing, and every patched function is the original).
 _opponent_of: dict[int, int] = {}
 _told: dict[str, Any] = {"hand": None}
-# Each danger the expert weighed while told ``danger~K``, with the truth: (value, melds). Read
-# by ``hint_auc`` in this process (the arena's workers keep their own).
-weighed: list[tuple[float, bool]] = []
 
 
 def _hinted(estimate: float, melds: bool, strength: float, noise: random.Random) -> float:
@@ -56,13 +53,21 @@ def _hinted(estimate: float, melds: bool, strength: float, noise: random.Random)
     return 1 / (1 + math.exp(-min(max(logit, -30.0), 30.0)))
 
 
+def _parsed(knows: str) -> tuple[str, float | None]:
+    """``knows`` as what she is told and the clue's strength (``danger~K``; None: no clue)."""
+    kind, tilde, strength = knows.partition("~")
+    if kind not in TOLD or (tilde and kind != "danger"):
+        raise ValueError(f"one of {', '.join(TOLD)} or danger~K, not {knows}")
+    return kind, float(strength) if tilde else None
+
+
 @contextmanager
-def told(knows: str) -> Iterator[None]:
+def told(knows: str, weighed: list[tuple[float, bool]] | None = None) -> Iterator[None]:
     """Within the block, the expert of ``SPEC`` is told ``knows`` (this process and the arena's
-    workers, which fork from it); everything is put back after it."""
-    kind, _, strength = knows.partition("~")
+    workers, which fork from it); everything is put back after it. Told ``danger~K``, each
+    danger she weighs in this process is added to ``weighed`` with the truth: (value, melds)."""
+    kind, hint = _parsed(knows)
     what = {"hand": {"samples", "chances", "danger"}}.get(kind, {kind} - {"nothing"})
-    hint = float(strength) if strength else None
     view_of, make_player = arena.player_view, arena.make_player
     sample, read, danger = bea.sample_opponent, knowledge.read, knowledge.danger
 
@@ -90,8 +95,10 @@ def told(knows: str) -> Iterator[None]:
                 return 1.0 if melds else 0.0
             # The same clue for the same card against the same hand, in any process.
             noise = random.Random(f"{hand}:{index}:{knows}")
-            weighed.append((_hinted(danger(known, index), melds, hint, noise), melds))
-            return weighed[-1][0]
+            value = _hinted(danger(known, index), melds, hint, noise)
+            if weighed is not None:
+                weighed.append((value, melds))
+            return value
         return danger(known, index)
 
     def player(spec: str, seed: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
@@ -147,8 +154,8 @@ def hint_auc(knows: str, opponent: str, matches: int, seed: int) -> float:
     """How well the dangers the expert weighs when told ``knows`` (``danger~K``) tell the
     cards the opponent can meld from the rest: the AUC over every danger weighed in
     ``matches`` matches, played in this process."""
-    weighed.clear()
-    with told(knows):
+    weighed: list[tuple[float, bool]] = []
+    with told(knows, weighed):
         arena.run(SPEC, opponent, matches, seed=seed, processes=1)
     return auc(weighed)
 
@@ -175,18 +182,14 @@ def auc(pairs: list[tuple[float, bool]]) -> float:
 
 
 def known_as(value: str) -> str:
-    kind, tilde, strength = value.partition("~")
-    if kind not in TOLD or (tilde and (kind != "danger" or not _is_number(strength))):
-        raise argparse.ArgumentTypeError(f"one of {', '.join(TOLD)} or danger~K, not {value}")
-    return value
-
-
-def _is_number(text: str) -> bool:
+    """``--knows``'s check: what ``told`` understands, or argparse's error."""
     try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+        _parsed(value)
+    except ValueError as wrong:
+        raise argparse.ArgumentTypeError(
+            f"one of {', '.join(TOLD)} or danger~K, not {value}"
+        ) from wrong
+    return value
 
 
 def main(argv: list[str] | None = None) -> None:
