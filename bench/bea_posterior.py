@@ -195,13 +195,16 @@ def posterior(
                 if p.hand & thrown:
                     # Any card still in the stock then: it is unseen, or thrown by them later.
                     choices = _bits(free & ~p.hand)
+                    if not choices:
+                        p.log_weight = -math.inf
+                        continue
                     p.hand |= rng.choice(choices)
                     p.log_weight += math.log(len(choices))
                 else:
                     p.hand |= thrown  # the draw was the card they threw
         else:
-            # No draw could bring it: a story that lacks the card held it all along instead of
-            # one of its open cards (a proposal, weighed by what it changes in the story).
+            # No draw could bring it: a story that lacks the card held it in place of one of its
+            # open cards, from when that card came (a proposal, weighed by what it changes).
             open_cards = (log.unseen | (log.first_thrown & ~gone)) & ~thrown
             for p in parts:
                 held = _bits(p.hand & open_cards)
