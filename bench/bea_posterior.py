@@ -312,6 +312,7 @@ class Measured:
     positions: int = 0
     seconds: float = 0.0
     summary: arena.Summary | None = None  # the matches she played meanwhile
+    unexplained: int = 0  # positions whose log no particle could explain (left out)
 
 
 @contextmanager
@@ -339,10 +340,16 @@ def recording(policy: Policy, particles: int, sweeps: int, moves: int = 3) -> It
             memo.clear()
             begun = time.perf_counter()
             rng = random.Random(f"posterior:{measured.positions}")
-            memo[id(known)] = posterior(view, policy, particles, sweeps, rng, moves)
+            try:
+                memo[id(known)] = posterior(view, policy, particles, sweeps, rng, moves)
+            except ValueError:
+                memo[id(known)] = []
+                measured.unexplained += 1
             measured.seconds += time.perf_counter() - begun
             measured.positions += 1
         hands = memo[id(known)]
+        if not hands:
+            return mine
         melds = melds_with(theirs, index)
         measured.rows.append((mine, danger(hands, index), melds, len(known.opp_threw)))
         return mine
@@ -397,7 +404,8 @@ def main(argv: list[str] | None = None) -> None:
         f"The expert against {args.opponent}, {args.matches} matches, seed {args.seed}: "
         f"{len(m.rows)} dangers weighed at {m.positions} positions; posterior of {args.particles}"
         f" particles, {args.moves} moves, {args.sweeps} sweeps, {model}, eps {args.eps}"
-        f" ({1000 * m.seconds / max(1, m.positions):.0f} ms a position)"
+        f" ({1000 * m.seconds / max(1, m.positions):.0f} ms a position;"
+        f" {m.unexplained} no particle could explain, left out)"
     )
     print(
         f"{'opponent had thrown':20} {'cards':>7} {'meldable':>9} {'her AUC':>8} {'posterior':>10}"
