@@ -34,6 +34,7 @@ from typing import Any
 
 from bench.harness.configs import CONFIGS
 from bench.harness.pacing import MOVE_PERIOD, moments, say
+from bench.harness.processes import pace_ms
 from bench.harness.servers import SERVERS
 from bench.live.players import Client
 from bench.live.report import render
@@ -110,9 +111,10 @@ async def run_all(args: argparse.Namespace) -> list[dict[str, Any]]:
     for name in args.configs:
         direct = None
         for via_proxy in (False, True) if args.via_proxy else (False,):
-            begun = time.perf_counter()
+            begun, pace = time.perf_counter(), pace_ms()
             result = await run_config(CONFIGS[name], args, via_proxy=via_proxy)
             result["wall_seconds"] = round(time.perf_counter() - begun, 1)
+            result["pace_ms"] = [pace, pace_ms()]
             say(f"[{result['config']}] done in {result['wall_seconds']:.0f} s")
             if direct is not None:
                 result["proxy_cost"] = proxy_cost(direct, result)
