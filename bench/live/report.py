@@ -75,15 +75,9 @@ def render(r: dict[str, Any]) -> str:
         f"({cpu['client_share_of_a_core']:.0%} of a core); the machine's {cpu['machine_cores']} "
         f"cores were {cpu['machine_busy_share']:.0%} busy (everything on it), load average "
         f"{cpu['load_average_after_play']}",
-        *(
-            [
-                f"  the machine's pace: a fixed Python loop took {r['pace_ms'][0]} ms before "
-                f"the run and {r['pace_ms'][1]} ms after (bench.harness.processes.pace_ms; "
-                "the same code's figures compare only at a like pace)"
-            ]
-            if "pace_ms" in r
-            else []
-        ),
+        f"  the machine's pace: a fixed Python loop took {r['pace_ms'][0]} ms before the run "
+        f"and {r['pace_ms'][1]} ms after (bench.harness.processes.pace_ms; the same code's "
+        "figures compare only at a like pace)",
         f"  RSS per idle event socket ({r['idle_sockets']} sockets): "
         f"{rss['fresh']} KB on fresh servers, {rss['after_run']} KB after the run",
         f"  errors after play (idle sockets, closing): {r['errors_after_play'] or 0}",
