@@ -2,7 +2,8 @@
 bench.bea_posterior``.
 
     python -m bench.bea_posterior [--opponent baseline] [--matches 12] [--seed 98]
-                                  [--particles 100] [--sweeps 40] [--softness BETA]
+                                  [--particles 100] [--moves 3] [--sweeps 40]
+                                  [--softness BETA] [--eps 0.02]
 
 Bea's danger estimate (``knowledge.danger``) reads each card the opponent took, threw and passed
 on by itself. This computes the Bayes posterior of the opponent's whole hand from the whole log of
@@ -23,10 +24,10 @@ The computation (``posterior``): particles are stories of the hand, an initial h
 the cards Bea has never seen or first saw thrown by the opponent, and each stock draw, replayed
 through the log. A draw the next discard needs is that card; any other draw is a card still
 unseen. Each decision of the opponent weighs the particle by the policy's likelihood; the
-particles are resampled when their weights collapse; then each is moved ``--sweeps`` times by
-Metropolis: one unseen card it holds swapped for one it does not, in every hand of its story,
-accepted by the ratio of the whole story's likelihood. It is a bound for research, far too slow
-for play (about 0.2 s a position).
+particles are resampled when their weights collapse, and each copy is moved ``--moves`` times by
+Metropolis (one open card it holds swapped for one it does not, in every hand of its story,
+accepted by the ratio of the whole story's likelihood); at the end, ``--sweeps`` more moves.
+It is a bound for research, far too slow for play (0.1-0.4 s a position).
 """
 
 from __future__ import annotations
@@ -45,21 +46,13 @@ from bench import bea_oracle
 from games.ai import arena, knowledge
 from games.ai.baseline import melds_with
 from games.ai.knowledge import _initial_pile
+from games.ai.playout import card_bits
 from games.engine.cards import INDEX
 from games.engine.melds import discard_deadwoods_of_mask
 
 # A decision of the opponent: ("decline", card) passed on the face-up card, ("take", card) took
 # it, ("discard", card, kind, just taken) threw a card (kind: discard, knock or gin).
 Record = tuple[Any, ...]
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
 
 
 @dataclass(frozen=True)
@@ -171,7 +164,7 @@ def posterior(
     """The opponent's hand now, as (mask, weight) pairs whose weights sum to 1."""
     rng = rng or random.Random(0)
     log = _read_log(view)
-    pool = _bits(log.pool)
+    pool = card_bits(log.pool)
     parts = [_Particle(sum(rng.sample(pool, 10))) for _ in range(particles)]
     gone = 0  # cards first thrown by them that are in the pile by now
     drew = False
@@ -194,7 +187,7 @@ def posterior(
             for p in parts:
                 if p.hand & thrown:
                     # Any card still in the stock then: it is unseen, or thrown by them later.
-                    choices = _bits(free & ~p.hand)
+                    choices = card_bits(free & ~p.hand)
                     if not choices:
                         p.log_weight = -math.inf
                         continue
@@ -207,7 +200,7 @@ def posterior(
             # open cards, from when that card came (a proposal, weighed by what it changes).
             open_cards = (log.unseen | (log.first_thrown & ~gone)) & ~thrown
             for p in parts:
-                held = _bits(p.hand & open_cards)
+                held = card_bits(p.hand & open_cards)
                 if p.hand & thrown or not held or p.log_weight == -math.inf:
                     continue
                 instead = rng.choice(held)
@@ -273,7 +266,7 @@ def _swap(p: _Particle, open_cards: int, policy: Policy, rng: random.Random) -> 
     """A Metropolis move: an open card (unseen, or thrown by them only later) the particle holds
     for one it does not hold, in every hand of its story (an open card it holds now was held
     from when it came until now)."""
-    held, other = _bits(p.hand & open_cards), _bits(open_cards & ~p.hand)
+    held, other = card_bits(p.hand & open_cards), card_bits(open_cards & ~p.hand)
     if not held or not other:
         return
     x, y = rng.choice(held), rng.choice(other)
@@ -321,33 +314,32 @@ def recording(policy: Policy, particles: int, sweeps: int, moves: int = 3) -> It
     the posterior's and the truth; she plays as ``bea:expert`` (her own estimate decides)."""
     measured = Measured()
     read, estimate = knowledge.read, knowledge.danger
-    views: dict[int, dict[str, Any]] = {}
-    memo: dict[int, list[tuple[int, float]]] = {}
+    # The position read last: its knowledge (held, so that no later one is taken for it), its
+    # view and, once a danger is weighed there, the posterior.
+    at: dict[str, Any] = {}
 
     def read_view(view: dict[str, Any]) -> knowledge.Knowledge:
         known = read(view)
-        views.clear()
-        views[id(known)] = view
+        at.clear()
+        at.update(known=known, view=view)
         return known
 
     def danger_of(known: knowledge.Knowledge, index: int) -> float:
         mine = estimate(known, index)
         theirs = bea_oracle._told["hand"]
-        view = views.get(id(known))
-        if theirs is None or view is None:
+        if theirs is None or at.get("known") is not known:
             return mine
-        if id(known) not in memo:
-            memo.clear()
+        if "hands" not in at:
             begun = time.perf_counter()
             rng = random.Random(f"posterior:{measured.positions}")
             try:
-                memo[id(known)] = posterior(view, policy, particles, sweeps, rng, moves)
+                at["hands"] = posterior(at["view"], policy, particles, sweeps, rng, moves)
             except ValueError:
-                memo[id(known)] = []
+                at["hands"] = []
                 measured.unexplained += 1
             measured.seconds += time.perf_counter() - begun
             measured.positions += 1
-        hands = memo[id(known)]
+        hands = at["hands"]
         if not hands:
             return mine
         melds = melds_with(theirs, index)
